@@ -1,0 +1,166 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import { AccountStore } from './keys/accounts.js';
+import { runAdmin, type AdminRequest } from './keys/admin.js';
+import { keysMigrations } from './keys/migrations.js';
+import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
+import { apiKeySettingsSchema } from './keys/settings.js';
+import { ApiKeyStore } from './keys/store.js';
+import { UsageRecorder } from './keys/usage.js';
+import type { Config } from './platform/config.js';
+import { controlSocketPath, startControlServer } from './platform/control.js';
+import { healthRoutes, pingRoute } from './platform/health.js';
+import { KeyGate } from './platform/key-gate.js';
+import { platformMigrations } from './platform/migrations.js';
+import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter } from './platform/rate-limit.js';
+import { loadMasterKey, TokenCipher } from './platform/secrets.js';
+import { createHttpApp, type SharedSchema } from './platform/server.js';
+import type { Database } from './platform/storage/database.js';
+import { migrate } from './platform/storage/migrate.js';
+import { openDatabase } from './platform/storage/open.js';
+
+export const migrations = [...platformMigrations, ...keysMigrations];
+
+/** Everything one Meridian instance holds open: storage and the services built on it. */
+export interface Meridian {
+  config: Config;
+  db: Database;
+  accounts: AccountStore;
+  keys: ApiKeyStore;
+  usage: UsageRecorder;
+  admin(request: AdminRequest): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export class MasterKeyMismatchError extends Error {}
+
+/** Opens storage, applies migrations and checks that the master key is the one the data was sealed with. */
+export async function openMeridian(config: Config): Promise<Meridian> {
+  const db = await openDatabase(config);
+  try {
+    await migrate(db, migrations);
+    const cipher = new TokenCipher(loadMasterKey(config.masterKey, config.dataDir));
+    await checkMasterKey(db, cipher);
+    const accounts = new AccountStore(db);
+    const keys = new ApiKeyStore(db, cipher);
+    const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
+    return {
+      config,
+      db,
+      accounts,
+      keys,
+      usage,
+      admin: (request) => runAdmin({ accounts, usage }, request),
+      async close() {
+        try {
+          await usage.close();
+        } finally {
+          await db.close();
+        }
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+async function checkMasterKey(db: Database, cipher: TokenCipher): Promise<void> {
+  const fingerprint = cipher.fingerprint();
+  await db.query(
+    `INSERT INTO meridian_settings (name, value) VALUES ('master_key_fingerprint', $1) ON CONFLICT (name) DO NOTHING`,
+    [fingerprint],
+  );
+  const [row] = await db.query<{ value: string }>(
+    `SELECT value FROM meridian_settings WHERE name = 'master_key_fingerprint'`,
+  );
+  if (row!.value !== fingerprint) {
+    throw new MasterKeyMismatchError(
+      'The master key differs from the one this database was set up with; every instance sharing a database needs the same MERIDIAN_MASTER_KEY',
+    );
+  }
+}
+
+const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema] as unknown as SharedSchema[];
+
+export interface ServerOptions {
+  logStream?: DestinationStream | undefined;
+}
+
+export interface Server {
+  /** Serves the public areas, and key management unless it has a listener of its own. */
+  public: FastifyInstance;
+  /** Serves key management: the same instance as `public` unless `admin.port` is set. */
+  admin: FastifyInstance;
+  gate: KeyGate;
+  /** Listens on the configured addresses; resolves to their URLs. */
+  listen(): Promise<{ public: string; admin: string }>;
+  close(): Promise<void>;
+}
+
+function createRateLimiter(config: Config, db: Database, log: FastifyBaseLogger): RateLimiter {
+  const { requestsPerSecond, burst } = config.rateLimit;
+  if (requestsPerSecond === 0) return new NoRateLimiter();
+  if (!config.redisUrl) return new MemoryRateLimiter({ requestsPerSecond, burst });
+  let lastWarning = 0;
+  return new RedisRateLimiter(config.redisUrl, `meridian:${db.schema}:rate:`, { requestsPerSecond, burst }, (error) => {
+    // Redis errors repeat while it is away; one line a minute says enough.
+    if (Date.now() - lastWarning < 60_000) return;
+    lastWarning = Date.now();
+    log.warn({ err: error }, 'rate limiter cannot reach Redis; requests are not limited meanwhile');
+  });
+}
+
+/** Builds the HTTP listeners of one instance over an open Meridian. */
+export async function createServer(meridian: Meridian, options: ServerOptions = {}): Promise<Server> {
+  const { config, db } = meridian;
+  const appOptions = { logLevel: config.logLevel, logStream: options.logStream, sharedSchemas };
+  const publicApp = await createHttpApp({ ...appOptions, title: 'Meridian API' });
+  const separateAdmin = config.admin.port !== null;
+  const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;
+
+  const limiter = createRateLimiter(config, db, publicApp.log);
+  const gate = new KeyGate({
+    db,
+    keys: meridian.keys,
+    limiter,
+    usage: meridian.usage,
+    cacheSize: config.gate.cacheSize,
+    negativeCacheMs: config.gate.negativeCacheMs,
+  });
+  await gate.start();
+  meridian.usage.start();
+
+  await publicApp.register(healthRoutes, { db });
+  await publicApp.register(pingRoute, { gate });
+  await adminApp.register(keyManagementRoutes, { accounts: meridian.accounts, keys: meridian.keys });
+  if (separateAdmin) await adminApp.register(healthRoutes, { db });
+  await publicApp.ready();
+  await adminApp.ready();
+
+  let stopControl: (() => Promise<void>) | undefined;
+  return {
+    public: publicApp,
+    admin: adminApp,
+    gate,
+    async listen() {
+      const publicUrl = await publicApp.listen({ port: config.port, host: config.host });
+      const adminUrl = separateAdmin
+        ? await adminApp.listen({ port: config.admin.port!, host: config.admin.host })
+        : publicUrl;
+      if (db.kind === 'pglite') {
+        stopControl = await startControlServer(controlSocketPath(config.dataDir), (request) =>
+          meridian.admin(request as AdminRequest),
+        );
+      }
+      return { public: publicUrl, admin: adminUrl };
+    },
+    async close() {
+      await stopControl?.();
+      await publicApp.close();
+      if (separateAdmin) await adminApp.close();
+      await gate.stop();
+      await limiter.close();
+    },
+  };
+}

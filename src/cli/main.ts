@@ -1,0 +1,164 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createServer, openMeridian } from '../app.js';
+import type { AdminRequest } from '../keys/admin.js';
+import { ConfigError, loadConfig, type Config } from '../platform/config.js';
+import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
+import { embeddedLockFile } from '../platform/storage/open.js';
+import { lockHolder } from '../platform/storage/lock.js';
+
+const usage = `Usage: meridian <command> [options]
+
+Commands:
+  serve [--port 8080] [--host 127.0.0.1]     run the server
+  accounts create NAME                       create an account; prints its id and first service token
+  accounts list                              list accounts
+  accounts token ACCOUNT                     issue another service token for an account
+  accounts revoke-token TOKEN                revoke a service token
+  usage [--account ID] [--key ID] [--since YYYY-MM-DD]
+                                             requests per API key per day
+  migrate                                    apply database migrations and exit
+
+Options for every command:
+  --data DIR          data directory (default ./data; env MERIDIAN_DATA_DIR)
+  --config FILE       JSON config file (env MERIDIAN_CONFIG)
+DATABASE_URL selects a PostgreSQL server instead of the embedded database.`;
+
+class UsageError extends Error {}
+
+/** Runs the `meridian` command; resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        data: { type: 'string' },
+        config: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        account: { type: 'string' },
+        key: { type: 'string' },
+        since: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, sub, argument] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${usage}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  try {
+    const config = loadConfig({
+      file: values.config ?? process.env.MERIDIAN_CONFIG,
+      env: process.env,
+      flags: { dataDir: values.data, port: values.port, host: values.host },
+    });
+    if (command === 'serve') return await serve(config);
+    if (command === 'migrate') {
+      const meridian = await openMeridian(config);
+      await meridian.close();
+      process.stdout.write('Database is up to date\n');
+      return 0;
+    }
+    const request = adminRequest(command, sub, argument, values);
+    print(await runAdmin(config, request));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n\n${usage}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof ControlError) {
+      process.stderr.write(`${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`meridian: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+function adminRequest(
+  command: string,
+  sub: string | undefined,
+  argument: string | undefined,
+  values: { account?: string | undefined; key?: string | undefined; since?: string | undefined },
+): AdminRequest {
+  if (command === 'usage') {
+    return {
+      op: 'usage',
+      ...(values.account ? { accountId: values.account } : {}),
+      ...(values.key ? { keyId: values.key } : {}),
+      ...(values.since ? { since: values.since } : {}),
+    };
+  }
+  if (command !== 'accounts') throw new UsageError(`Unknown command "${command}"`);
+  const needs = (what: string) => {
+    if (!argument) throw new UsageError(`accounts ${sub} needs ${what}`);
+    return argument;
+  };
+  switch (sub) {
+    case 'create':
+      return { op: 'accounts.create', name: needs('NAME') };
+    case 'list':
+      return { op: 'accounts.list' };
+    case 'token':
+      return { op: 'accounts.token', accountId: needs('ACCOUNT') };
+    case 'revoke-token':
+      return { op: 'accounts.revoke-token', token: needs('TOKEN') };
+    default:
+      throw new UsageError(`Unknown accounts command "${sub ?? ''}"`);
+  }
+}
+
+/**
+ * On PostgreSQL, or when no server holds the embedded database, the command opens storage itself.
+ * A running server owns the embedded database, so the command goes to it over the control socket.
+ */
+async function runAdmin(config: Config, request: AdminRequest): Promise<unknown> {
+  const socket = controlSocketPath(config.dataDir);
+  if (!config.databaseUrl && lockHolder(embeddedLockFile(config.dataDir)) !== null && existsSync(socket)) {
+    return callControl(socket, request);
+  }
+  const meridian = await openMeridian(config);
+  try {
+    return await meridian.admin(request);
+  } finally {
+    await meridian.close();
+  }
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+async function serve(config: Config): Promise<number> {
+  const meridian = await openMeridian(config);
+  let server;
+  try {
+    server = await createServer(meridian);
+    await server.listen();
+  } catch (error) {
+    await server?.close().catch(() => {});
+    await meridian.close();
+    throw error;
+  }
+  const running = server;
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      running.public.log.info({ signal }, 'shutting down');
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await running.close();
+  await meridian.close();
+  return 0;
+}

@@ -1,0 +1,57 @@
+import { ControlError } from '../platform/control.js';
+import type { AccountStore } from './accounts.js';
+import type { UsageRecorder } from './usage.js';
+
+/** The administrative operations of the `meridian` command, run in-process or through the control socket. */
+export type AdminRequest =
+  | { op: 'accounts.create'; name: string }
+  | { op: 'accounts.list' }
+  | { op: 'accounts.token'; accountId: string }
+  | { op: 'accounts.revoke-token'; token: string }
+  | { op: 'usage'; accountId?: string; keyId?: string; since?: string };
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isoDay = /^\d{4}-\d{2}-\d{2}$/;
+
+function checkUuid(what: string, value: string | undefined): void {
+  if (value !== undefined && !uuid.test(value)) throw new ControlError(`${what} must be a UUID, got "${value}"`);
+}
+
+export async function runAdmin(
+  services: { accounts: AccountStore; usage: UsageRecorder },
+  request: AdminRequest,
+): Promise<unknown> {
+  switch (request.op) {
+    case 'accounts.create': {
+      const name = String(request.name ?? '').trim();
+      if (!name || name.length > 200) throw new ControlError('Account name must be 1 to 200 characters');
+      return services.accounts.create(name);
+    }
+    case 'accounts.list':
+      return services.accounts.list();
+    case 'accounts.token': {
+      checkUuid('ACCOUNT', request.accountId);
+      const token = await services.accounts.issueToken(request.accountId);
+      if (!token) throw new ControlError(`No account ${request.accountId}`);
+      return { account_id: request.accountId, service_token: token };
+    }
+    case 'accounts.revoke-token': {
+      if (!(await services.accounts.revokeToken(String(request.token ?? '')))) {
+        throw new ControlError('No such live service token');
+      }
+      return { revoked: true };
+    }
+    case 'usage': {
+      checkUuid('--account', request.accountId);
+      checkUuid('--key', request.keyId);
+      if (request.since !== undefined && !isoDay.test(request.since)) {
+        throw new ControlError(`--since must be a date YYYY-MM-DD, got "${request.since}"`);
+      }
+      // Counts still in memory belong in the answer.
+      await services.usage.flush();
+      return services.usage.report(request);
+    }
+    default:
+      throw new ControlError(`Unknown operation ${(request as { op?: unknown }).op}`);
+  }
+}

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../platform/storage/database.js';
+import { hashToken, newToken, type TokenCipher } from '../platform/secrets.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { parseOriginRule, type OriginRule } from './origins.js';
+import type { ApiKeySettings } from './settings.js';
+
+/** An API key as the key-management API returns it (spec `APIKey`, plus `name`). */
+export interface ApiKey {
+  id: string;
+  name: string;
+  token: string;
+  description: string | null;
+  user_agent: string | null;
+  origins: string[];
+  created: string;
+  changed: string;
+}
+
+export interface ApiKeyPage {
+  cursor: string | null;
+  total_count: number;
+  items: ApiKey[];
+}
+
+/** What the gate needs to decide on a request. */
+export interface GateKey {
+  id: string;
+  accountId: string;
+  tokenHash: Buffer;
+  origins: OriginRule[];
+  userAgent: string | null;
+}
+
+interface Row {
+  seq: string;
+  id: string;
+  name: string;
+  token_encrypted: Uint8Array;
+  description: string | null;
+  user_agent: string | null;
+  origins: string[];
+  created: Date;
+  changed: Date;
+}
+
+/** 24 random bytes: 192 bits, 32 URL-safe characters. */
+const tokenBytes = 24;
+export const keyChangesTopic = 'api_keys';
+const columns = 'seq::text AS seq, id, name, token_encrypted, description, user_agent, origins, created, changed';
+
+/**
+ * API keys of accounts. Every method is scoped to one account, so another account's key behaves
+ * exactly like a missing one. Changes that affect the gate are announced on `keyChangesTopic`
+ * (payload: the token hash in hex) to every instance, and to local listeners at once.
+ */
+export class ApiKeyStore {
+  private readonly listeners: ((tokenHashHex: string) => void)[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly cipher: TokenCipher,
+  ) {}
+
+  onChange(listener: (tokenHashHex: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  async create(accountId: string, settings: ApiKeySettings): Promise<ApiKey> {
+    const id = randomUUID();
+    const token = newToken(tokenBytes);
+    const [row] = await this.db.query<Row>(
+      `INSERT INTO api_keys (id, account_id, name, token_hash, token_encrypted, description, user_agent, origins, created, changed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), now())
+       RETURNING ${columns}`,
+      [
+        id,
+        accountId,
+        settings.name ?? `key-${id.slice(0, 8)}`,
+        hashToken(token),
+        this.cipher.encrypt(token),
+        settings.description ?? null,
+        settings.user_agent ?? null,
+        settings.origins ?? [],
+      ],
+    );
+    return this.present(row!);
+  }
+
+  async get(accountId: string, id: string): Promise<ApiKey | null> {
+    const [row] = await this.db.query<Row>(`SELECT ${columns} FROM api_keys WHERE account_id = $1 AND id = $2`, [
+      accountId,
+      id,
+    ]);
+    return row ? this.present(row) : null;
+  }
+
+  /** One page in creation order. `cursor` must come from a previous page; null starts at the beginning. */
+  async list(accountId: string, limit: number, cursor: string | null): Promise<ApiKeyPage> {
+    const after = cursor === null ? '0' : decodeCursor(cursor);
+    if (after === null) throw new InvalidCursorError();
+    const rows = await this.db.query<Row>(
+      `SELECT ${columns} FROM api_keys WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [accountId, after, limit + 1],
+    );
+    const [count] = await this.db.query<{ total: number }>(
+      'SELECT count(*)::int AS total FROM api_keys WHERE account_id = $1',
+      [accountId],
+    );
+    const page = rows.slice(0, limit);
+    return {
+      cursor: rows.length > limit ? encodeCursor(page.at(-1)!.seq) : null,
+      total_count: count!.total,
+      items: page.map((row) => this.present(row)),
+    };
+  }
+
+  /** Changes the fields present in `settings`; null when the account has no such key. */
+  async update(accountId: string, id: string, settings: ApiKeySettings): Promise<ApiKey | null> {
+    const row = await this.db.transaction(async (tx) => {
+      const [updated] = await tx.query<Row & { token_hash: Uint8Array }>(
+        `UPDATE api_keys SET
+           name = CASE WHEN $3 THEN $4 ELSE name END,
+           description = CASE WHEN $5 THEN $6 ELSE description END,
+           user_agent = CASE WHEN $7 THEN $8 ELSE user_agent END,
+           origins = CASE WHEN $9 THEN $10::text[] ELSE origins END,
+           changed = now()
+         WHERE account_id = $1 AND id = $2
+         RETURNING ${columns}, token_hash`,
+        [
+          accountId,
+          id,
+          settings.name !== undefined,
+          settings.name ?? null,
+          settings.description !== undefined,
+          settings.description ?? null,
+          settings.user_agent !== undefined,
+          settings.user_agent ?? null,
+          settings.origins !== undefined,
+          settings.origins ?? [],
+        ],
+      );
+      if (updated) await this.announce(tx, updated.token_hash);
+      return updated;
+    });
+    if (!row) return null;
+    this.changed(row.token_hash);
+    return this.present(row);
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const hash = await this.db.transaction(async (tx) => {
+      const [deleted] = await tx.query<{ token_hash: Uint8Array }>(
+        'DELETE FROM api_keys WHERE account_id = $1 AND id = $2 RETURNING token_hash',
+        [accountId, id],
+      );
+      if (deleted) await this.announce(tx, deleted.token_hash);
+      return deleted?.token_hash;
+    });
+    if (!hash) return false;
+    this.changed(hash);
+    return true;
+  }
+
+  async findForGate(tokenHash: Buffer): Promise<GateKey | null> {
+    const [row] = await this.db.query<{
+      id: string;
+      account_id: string;
+      token_hash: Uint8Array;
+      origins: string[];
+      user_agent: string | null;
+    }>('SELECT id, account_id, token_hash, origins, user_agent FROM api_keys WHERE token_hash = $1', [tokenHash]);
+    if (!row) return null;
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      tokenHash: Buffer.from(row.token_hash),
+      origins: row.origins.map((text) => parseOriginRule(text)).filter((rule): rule is OriginRule => rule !== null),
+      userAgent: row.user_agent,
+    };
+  }
+
+  /** The notification is sent by PostgreSQL when the transaction commits, so no instance sees it early. */
+  private async announce(tx: Pick<Database, 'query'>, tokenHash: Uint8Array): Promise<void> {
+    await tx.query('SELECT pg_notify($1, $2)', [this.db.channel(keyChangesTopic), Buffer.from(tokenHash).toString('hex')]);
+  }
+
+  private changed(tokenHash: Uint8Array): void {
+    const hex = Buffer.from(tokenHash).toString('hex');
+    for (const listener of this.listeners) listener(hex);
+  }
+
+  private present(row: Row): ApiKey {
+    return {
+      id: row.id,
+      name: row.name,
+      token: this.cipher.decrypt(Buffer.from(row.token_encrypted)),
+      description: row.description,
+      user_agent: row.user_agent,
+      origins: row.origins,
+      created: row.created.toISOString(),
+      changed: row.changed.toISOString(),
+    };
+  }
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('cursor is not a valid page cursor');
+  }
+}

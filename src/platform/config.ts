@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+
+/** Everything Meridian can be configured with. Defaults need no file. */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  /** PostgreSQL schema that holds Meridian's tables (lets several deployments share one database). */
+  databaseSchema: string;
+  redisUrl: string | null;
+  /** Base64 of 32 bytes; encrypts API key tokens at rest. Generated into the data directory when null. */
+  masterKey: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** When `port` is set, the key-management API moves to this separate listener. */
+  admin: { host: string; port: number | null };
+  /** Per-key token bucket; `requestsPerSecond: 0` turns rate limiting off. */
+  rateLimit: { requestsPerSecond: number; burst: number };
+  usage: { flushIntervalMs: number };
+  gate: { cacheSize: number; negativeCacheMs: number };
+}
+
+export const defaultConfig: Config = {
+  host: '127.0.0.1',
+  port: 8080,
+  dataDir: './data',
+  databaseUrl: null,
+  databaseSchema: 'public',
+  redisUrl: null,
+  masterKey: null,
+  logLevel: 'info',
+  admin: { host: '127.0.0.1', port: null },
+  rateLimit: { requestsPerSecond: 50, burst: 100 },
+  usage: { flushIntervalMs: 5000 },
+  gate: { cacheSize: 10000, negativeCacheMs: 2000 },
+};
+
+const nullableString = { type: ['string', 'null'], minLength: 1 };
+const port = { type: 'integer', minimum: 0, maximum: 65535 };
+
+const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    host: { type: 'string', minLength: 1 },
+    port,
+    dataDir: { type: 'string', minLength: 1 },
+    databaseUrl: { ...nullableString, pattern: '^postgres(ql)?://' },
+    databaseSchema: { type: 'string', pattern: '^[a-z_][a-z0-9_]{0,62}$' },
+    redisUrl: { ...nullableString, pattern: '^rediss?://' },
+    masterKey: { ...nullableString, pattern: '^[A-Za-z0-9+/]{43}=$' },
+    logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    admin: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { host: { type: 'string', minLength: 1 }, port: { ...port, type: ['integer', 'null'] } },
+    },
+    rateLimit: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        requestsPerSecond: { type: 'number', minimum: 0 },
+        burst: { type: 'integer', minimum: 1 },
+      },
+    },
+    usage: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { flushIntervalMs: { type: 'integer', minimum: 100, maximum: 3600000 } },
+    },
+    gate: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        cacheSize: { type: 'integer', minimum: 0 },
+        negativeCacheMs: { type: 'integer', minimum: 0, maximum: 60000 },
+      },
+    },
+  },
+} as const;
+
+/** Environment variables and the setting each one overrides. */
+export const environmentVariables: Record<string, string> = {
+  MERIDIAN_HOST: 'host',
+  MERIDIAN_PORT: 'port',
+  MERIDIAN_DATA_DIR: 'dataDir',
+  DATABASE_URL: 'databaseUrl',
+  MERIDIAN_DB_SCHEMA: 'databaseSchema',
+  REDIS_URL: 'redisUrl',
+  MERIDIAN_MASTER_KEY: 'masterKey',
+  MERIDIAN_LOG_LEVEL: 'logLevel',
+  MERIDIAN_ADMIN_HOST: 'admin.host',
+  MERIDIAN_ADMIN_PORT: 'admin.port',
+  MERIDIAN_RATE_LIMIT_RPS: 'rateLimit.requestsPerSecond',
+  MERIDIAN_RATE_LIMIT_BURST: 'rateLimit.burst',
+  MERIDIAN_USAGE_FLUSH_MS: 'usage.flushIntervalMs',
+};
+
+export class ConfigError extends Error {}
+
+export interface ConfigSources {
+  /** Path of a JSON config file, if any. */
+  file?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** Settings from command-line flags, by dotted path; they win over everything else. */
+  flags?: Record<string, string | undefined>;
+}
+
+type Json = Record<string, unknown>;
+
+/** Merges defaults, the config file, the environment and flags (in that order) and validates the result. */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const merged: Json = structuredClone(defaultConfig) as unknown as Json;
+  const origin = new Map<string, string>();
+
+  if (sources.file) {
+    const fromFile = readConfigFile(sources.file);
+    for (const [key, value] of Object.entries(fromFile)) {
+      const current = merged[key];
+      if (isObject(current) && isObject(value)) {
+        merged[key] = { ...current, ...value };
+        for (const sub of Object.keys(value)) origin.set(`${key}.${sub}`, `config file ${sources.file}`);
+      } else {
+        merged[key] = value;
+        origin.set(key, `config file ${sources.file}`);
+      }
+    }
+  }
+  const env = sources.env ?? {};
+  for (const [name, setting] of Object.entries(environmentVariables)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    setPath(merged, setting, parseScalar(setting, raw));
+    origin.set(setting, `environment variable ${name}`);
+  }
+  for (const [setting, raw] of Object.entries(sources.flags ?? {})) {
+    if (raw === undefined) continue;
+    setPath(merged, setting, parseScalar(setting, raw));
+    origin.set(setting, `command-line flag for ${setting}`);
+  }
+
+  const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+  const validate = ajv.compile(configSchema);
+  if (!validate(merged)) {
+    const error = validate.errors![0]!;
+    const pointer = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    if (error.keyword === 'additionalProperties') {
+      const unknown = (error.params as { additionalProperty: string }).additionalProperty;
+      const name = pointer ? `${pointer}.${unknown}` : unknown;
+      throw new ConfigError(`Invalid configuration: unknown setting "${name}"${from(origin, name)}`);
+    }
+    throw new ConfigError(`Invalid configuration: "${pointer}" ${error.message}${from(origin, pointer)}`);
+  }
+  const config = merged as unknown as Config;
+  config.dataDir = path.resolve(config.dataDir);
+  return config;
+}
+
+function from(origin: Map<string, string>, setting: string): string {
+  const where = origin.get(setting);
+  return where ? ` (from ${where})` : '';
+}
+
+function readConfigFile(file: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${file}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Config file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(parsed)) throw new ConfigError(`Config file ${file} must hold a JSON object`);
+  return parsed;
+}
+
+const numericSettings = new Set([
+  'port',
+  'admin.port',
+  'rateLimit.requestsPerSecond',
+  'rateLimit.burst',
+  'usage.flushIntervalMs',
+]);
+
+/** Numbers stay strings when they do not parse, so validation can name the bad value's setting. */
+function parseScalar(setting: string, raw: string): unknown {
+  if (!numericSettings.has(setting)) return raw;
+  const value = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(value) ? value : raw;
+}
+
+function setPath(target: Json, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    if (!isObject(node[part])) node[part] = {};
+    node = node[part] as Json;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from './storage/database.js';
+import type { KeyGate } from './key-gate.js';
+import { gatedRoute } from './key-gate.js';
+
+const statusSchema = {
+  type: 'object',
+  required: ['status'],
+  properties: { status: { type: 'string' }, database: { type: 'string' } },
+} as const;
+
+/** `/health`: the process answers. `/ready`: it can reach its storage (503 otherwise). */
+export async function healthRoutes(app: FastifyInstance, options: { db: Database }): Promise<void> {
+  app.get(
+    '/health',
+    { schema: { summary: 'Liveness', tags: ['platform'], response: { 200: statusSchema } } },
+    async () => ({ status: 'ok' }),
+  );
+  app.get(
+    '/ready',
+    { schema: { summary: 'Readiness: storage reachable', tags: ['platform'], response: { 200: statusSchema, 503: statusSchema } } },
+    async (request, reply) => {
+      try {
+        await options.db.query('SELECT 1');
+        return { status: 'ok', database: options.db.kind };
+      } catch (error) {
+        request.log.warn({ err: error }, 'storage not reachable');
+        return reply.code(503).send({ status: 'unavailable', database: options.db.kind });
+      }
+    },
+  );
+}
+
+/** `/ping`: the smallest gated endpoint, so a client can check that its key is accepted. */
+export async function pingRoute(app: FastifyInstance, options: { gate: KeyGate }): Promise<void> {
+  app.addHook('onRequest', options.gate.hook);
+  app.get(
+    '/ping',
+    {
+      schema: {
+        summary: 'Check an API key',
+        tags: ['platform'],
+        querystring: {
+          type: 'object',
+          properties: { key: { type: 'string', description: 'API key token' } },
+        },
+        ...gatedRoute,
+        response: { 200: statusSchema, ...gatedRoute.response },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
+}

@@ -1,0 +1,66 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** A new random credential: `bytes` of randomness as base64url, behind an optional recognisable prefix. */
+export function newToken(bytes: number, prefix = ''): string {
+  return prefix + randomBytes(bytes).toString('base64url');
+}
+
+/** Credentials are high-entropy random strings, so a plain SHA-256 is a safe lookup hash. */
+export function hashToken(token: string): Buffer {
+  return createHash('sha256').update(token).digest();
+}
+
+export function sameHash(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const ivBytes = 12;
+const tagBytes = 16;
+
+/** AES-256-GCM with the master key; the result is `iv | tag | ciphertext`. */
+export class TokenCipher {
+  constructor(private readonly key: Buffer) {
+    if (key.length !== 32) throw new Error('The master key must be 32 bytes');
+  }
+
+  encrypt(plaintext: string): Buffer {
+    const iv = randomBytes(ivBytes);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]);
+  }
+
+  decrypt(sealed: Buffer): string {
+    const decipher = createDecipheriv('aes-256-gcm', this.key, sealed.subarray(0, ivBytes));
+    decipher.setAuthTag(sealed.subarray(ivBytes, ivBytes + tagBytes));
+    return Buffer.concat([decipher.update(sealed.subarray(ivBytes + tagBytes)), decipher.final()]).toString('utf8');
+  }
+
+  /** A value that identifies the key without revealing it, stored to catch a wrong master key at start-up. */
+  fingerprint(): string {
+    return createHmac('sha256', this.key).update('meridian master key check').digest('base64');
+  }
+}
+
+export const masterKeyFile = 'master.key';
+
+/**
+ * The configured master key, or the one kept in the data directory, generated there (mode 0600)
+ * the first time. Several instances sharing a database must be given the same key.
+ */
+export function loadMasterKey(configured: string | null, dataDir: string): Buffer {
+  if (configured) return Buffer.from(configured, 'base64');
+  const file = path.join(dataDir, masterKeyFile);
+  if (existsSync(file)) {
+    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${file} does not hold a base64 32-byte key`);
+    return key;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return key;
+}

@@ -1,0 +1,95 @@
+import swagger from '@fastify/swagger';
+import { Ajv, type AnySchema } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.js';
+import { errorBodySchema, installErrorHandlers } from './errors.js';
+import { loggerOptions, requestId } from './logging.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+/** Schemas that routes refer to by `$ref: '<id>#'`; they become OpenAPI components. */
+export type SharedSchema = AnySchema & { $id: string };
+
+export interface HttpAppOptions {
+  logLevel: Config['logLevel'];
+  logStream?: DestinationStream | undefined;
+  title: string;
+  sharedSchemas: readonly SharedSchema[];
+  /** Largest request body accepted; larger ones get 413. */
+  bodyLimit?: number;
+}
+
+/**
+ * Request bodies are validated strictly (unknown fields and wrong types are errors), while path
+ * and query strings are coerced to the declared types, since they arrive as text.
+ */
+function validators(shared: readonly SharedSchema[]) {
+  const make = (coerceTypes: boolean) => {
+    const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+    addFormats(ajv);
+    for (const schema of shared) ajv.addSchema(schema);
+    return ajv;
+  };
+  const strict = make(false);
+  const coercing = make(true);
+  return ({ schema, httpPart }: { schema: AnySchema; httpPart?: string }) =>
+    (httpPart === 'body' ? strict : coercing).compile(schema);
+}
+
+/**
+ * A Fastify instance with what every listener shares: structured logs with a request id, the
+ * error body on every failure, strict validation, and an OpenAPI 3 document generated from the
+ * route schemas at `/openapi.json`.
+ */
+export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(options.logLevel, options.logStream),
+    genReqId: requestId,
+    bodyLimit: options.bodyLimit ?? 64 * 1024,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 8192 },
+  });
+  const shared: SharedSchema[] = [errorBodySchema as unknown as SharedSchema, ...options.sharedSchemas];
+  for (const schema of shared) app.addSchema(schema);
+  app.setValidatorCompiler(validators(shared));
+  app.decorateRequest('apiKey', null);
+  installErrorHandlers(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: options.title,
+        version: '0.1.0',
+        description: 'Meridian: API keys, static maps, weather tiles and coordinate transformations.',
+      },
+      components: {
+        securitySchemes: {
+          serviceToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'Service token of an account: `Authorization: Token <service-token>`',
+          },
+          apiKey: { type: 'apiKey', in: 'query', name: 'key', description: 'API key token' },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  });
+
+  app.get(
+    '/openapi.json',
+    { schema: { hide: true } },
+    async () => app.swagger(),
+  );
+  return app;
+}

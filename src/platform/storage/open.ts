@@ -1,0 +1,34 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Database } from './database.js';
+import { acquireLock } from './lock.js';
+import { openPglite } from './pglite.js';
+import { openPostgres } from './postgres.js';
+
+export function embeddedLockFile(dataDir: string): string {
+  return path.join(dataDir, 'pglite.lock');
+}
+
+/** PostgreSQL at `databaseUrl` when configured, else the embedded PGlite under the data directory. */
+export async function openDatabase(config: Config): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
+  mkdirSync(config.dataDir, { recursive: true });
+  const release = acquireLock(embeddedLockFile(config.dataDir));
+  try {
+    const db = await openPglite(path.join(config.dataDir, 'pglite'), config.databaseSchema);
+    return {
+      ...db,
+      async close() {
+        try {
+          await db.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

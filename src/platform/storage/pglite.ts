@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { channelName, type Database, type NotificationHandlers, type Queryable } from './database.js';
+
+function wrap(target: PGlite | Transaction): Queryable {
+  return {
+    async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+      const result = await target.query<T>(sql, params as unknown[]);
+      return result.rows;
+    },
+    async exec(sql: string): Promise<void> {
+      await target.exec(sql);
+    },
+  };
+}
+
+/** The embedded PostgreSQL: one WebAssembly instance persisted in `directory`, owned by this process. */
+export async function openPglite(directory: string, schema: string): Promise<Database> {
+  mkdirSync(directory, { recursive: true });
+  const pg = await PGlite.create(directory);
+  await pg.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
+  const self = wrap(pg);
+  return {
+    kind: 'pglite',
+    schema,
+    ...self,
+    transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
+    channel: (topic) => channelName(schema, topic),
+    async listen(topic: string, handlers: NotificationHandlers) {
+      const unlisten = await pg.listen(channelName(schema, topic), handlers.onMessage);
+      handlers.onConnect();
+      return () => unlisten();
+    },
+    close: () => pg.close(),
+  };
+}
