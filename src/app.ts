@@ -120,6 +120,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;
 
   const limiter = createRateLimiter(config, db, publicApp.log);
+  await limiter.ready();
   const gate = new KeyGate({
     db,
     keys: meridian.keys,

@@ -33,7 +33,7 @@ export interface GateKey {
 }
 
 interface Row {
-  seq: string;
+  position: string;
   id: string;
   name: string;
   token_encrypted: Uint8Array;
@@ -47,7 +47,7 @@ interface Row {
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
 const tokenBytes = 24;
 export const keyChangesTopic = 'api_keys';
-const columns = 'seq::text AS seq, id, name, token_encrypted, description, user_agent, origins, created, changed';
+const columns = 'seq::text AS position, id, name, token_encrypted, description, user_agent, origins, created, changed';
 
 /**
  * API keys of accounts. Every method is scoped to one account, so another account's key behaves
@@ -109,7 +109,7 @@ export class ApiKeyStore {
     );
     const page = rows.slice(0, limit);
     return {
-      cursor: rows.length > limit ? encodeCursor(page.at(-1)!.seq) : null,
+      cursor: rows.length > limit ? encodeCursor(page.at(-1)!.position) : null,
       total_count: count!.total,
       items: page.map((row) => this.present(row)),
     };

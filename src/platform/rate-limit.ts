@@ -11,6 +11,8 @@ export interface RateDecision {
  * memory (one instance) or in Redis (instances share one budget per key).
  */
 export interface RateLimiter {
+  /** Resolves once the limiter can decide (connected, for Redis). */
+  ready(): Promise<void>;
   take(id: string): RateDecision | Promise<RateDecision>;
   close(): Promise<void>;
 }
@@ -42,6 +44,8 @@ export class MemoryRateLimiter implements RateLimiter {
     }, Math.max(1000, fullAfterMs));
     this.sweeper.unref();
   }
+
+  async ready(): Promise<void> {}
 
   take(id: string): RateDecision {
     const { requestsPerSecond: rate, burst } = this.settings;
@@ -105,14 +109,25 @@ export class RedisRateLimiter implements RateLimiter {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       commandTimeout: 500,
-      lazyConnect: false,
+      lazyConnect: true,
     });
     redis.on('error', (error: Error) => this.onError(error));
     redis.defineCommand('meridianTake', { numberOfKeys: 1, lua: takeScript });
     this.redis = redis as RedisWithTake;
   }
 
+  /** Waits up to `timeoutMs` for the first connection; without one, requests pass until Redis is back. */
+  async ready(timeoutMs = 2000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([this.redis.connect().catch((error: Error) => this.onError(error)), timeout]);
+    clearTimeout(timer);
+  }
+
   async take(id: string): Promise<RateDecision> {
+    if (this.redis.status !== 'ready') return allowed;
     try {
       const wait = await this.redis.meridianTake(`${this.prefix}${id}`, this.settings.requestsPerSecond, this.settings.burst);
       return wait > 0 ? refused(wait) : allowed;
@@ -128,6 +143,8 @@ export class RedisRateLimiter implements RateLimiter {
 }
 
 export class NoRateLimiter implements RateLimiter {
+  async ready(): Promise<void> {}
+
   take(): RateDecision {
     return allowed;
   }

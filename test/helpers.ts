@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { createServer, openMeridian, type Meridian, type Server } from '../src/app.js';
+import { defaultConfig, type Config } from '../src/platform/config.js';
+
+/**
+ * Which database the suite runs on: `MERIDIAN_TEST_DATABASE` is `pglite` (the default) or a
+ * PostgreSQL URL. On PostgreSQL every test server gets a schema of its own, dropped afterwards.
+ */
+export const testDatabase = process.env.MERIDIAN_TEST_DATABASE ?? 'pglite';
+export const onPostgres = testDatabase !== 'pglite';
+export const redisUrl = process.env.MERIDIAN_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? Partial<T[K]> : T[K] };
+
+export function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'meridian-test-'));
+}
+
+export function uniqueSchema(): string {
+  return `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+}
+
+export function testConfig(overrides: DeepPartial<Config> = {}): Config {
+  const base = structuredClone(defaultConfig);
+  const config: Config = {
+    ...base,
+    dataDir: tempDir(),
+    logLevel: 'silent',
+    port: 0,
+    databaseUrl: onPostgres ? testDatabase : null,
+    databaseSchema: onPostgres ? uniqueSchema() : 'public',
+    rateLimit: { requestsPerSecond: 0, burst: 1 },
+    ...(overrides as Partial<Config>),
+  };
+  for (const section of ['admin', 'rateLimit', 'usage', 'gate'] as const) {
+    if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
+  }
+  return config;
+}
+
+/** Collects log lines written by a server, for tests that read them. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+export interface TestServer {
+  meridian: Meridian;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * An open Meridian with its listeners built (not listening: tests call `inject`, or `listen`).
+ * A server that `sharesSchema` with another leaves the schema for that one to drop; close it first.
+ */
+export async function startTestServer(
+  config: Config = testConfig(),
+  options: { logStream?: Writable; sharesSchema?: boolean } = {},
+): Promise<TestServer> {
+  const meridian = await openMeridian(config);
+  const server = await createServer(meridian, { logStream: options.logStream });
+  return {
+    meridian,
+    server,
+    async close() {
+      await server.close();
+      await meridian.close();
+      if (options.sharesSchema) rmSync(config.dataDir, { recursive: true, force: true });
+      else await cleanUp(config);
+    },
+  };
+}
+
+/** Removes what a test configuration left behind: its data directory and, on PostgreSQL, its schema. */
+export async function cleanUp(config: Config): Promise<void> {
+  rmSync(config.dataDir, { recursive: true, force: true });
+  if (config.databaseUrl && config.databaseSchema !== 'public') {
+    const client = new pg.Client({ connectionString: config.databaseUrl });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS ${config.databaseSchema} CASCADE`);
+    await client.end();
+  }
+}
+
+/** A new account and its service token, as the Authorization header value. */
+export async function newAccount(meridian: Meridian, name = 'test'): Promise<{ accountId: string; auth: string }> {
+  const { account_id, service_token } = await meridian.accounts.create(name);
+  return { accountId: account_id, auth: `Token ${service_token}` };
+}

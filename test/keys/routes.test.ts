@@ -1,0 +1,369 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { newAccount, startTestServer, type TestServer } from '../helpers.js';
+
+let server: TestServer;
+let admin: FastifyInstance;
+let auth: string;
+
+before(async () => {
+  server = await startTestServer();
+  admin = server.server.admin;
+  ({ auth } = await newAccount(server.meridian));
+});
+after(() => server.close());
+
+async function call(options: InjectOptions & { auth?: string | null }) {
+  const { auth: token = auth, ...rest } = options;
+  const headers: Record<string, string> = { ...(rest.headers as Record<string, string>) };
+  if (token) headers.authorization = token;
+  const response = await admin.inject({ ...rest, headers });
+  const body = response.body ? response.json() : undefined;
+  return { status: response.statusCode, body, headers: response.headers };
+}
+
+const createKey = (payload: unknown = {}, token?: string) =>
+  call({ method: 'POST', url: '/v1/api_keys', payload: payload as object, ...(token ? { auth: token } : {}) });
+
+function assertErrorBody(body: unknown): void {
+  const errors = (body as { errors?: { message?: unknown }[] }).errors;
+  assert.ok(Array.isArray(errors) && errors.length > 0, `error body expected, got ${JSON.stringify(body)}`);
+  assert.equal(typeof errors[0]!.message, 'string');
+}
+
+describe('service token authentication', () => {
+  test('a request without Authorization is 401 with the error body', async () => {
+    const response = await call({ method: 'GET', url: '/v1/api_keys', auth: null });
+    assert.equal(response.status, 401);
+    assertErrorBody(response.body);
+    assert.equal(response.headers['www-authenticate'], 'Token');
+  });
+
+  test('an unknown token, a wrong scheme and a revoked token are 401', async () => {
+    for (const header of ['Token mst_nope', 'Bearer ' + auth.slice(6), 'Token', auth.slice(6)]) {
+      const response = await call({ method: 'GET', url: '/v1/api_keys', auth: header });
+      assert.equal(response.status, 401, header);
+    }
+    const { auth: other } = await newAccount(server.meridian, 'revoked');
+    assert.equal((await call({ method: 'GET', url: '/v1/api_keys', auth: other })).status, 200);
+    assert.ok(await server.meridian.accounts.revokeToken(other.slice(6)));
+    assert.equal((await call({ method: 'GET', url: '/v1/api_keys', auth: other })).status, 401);
+  });
+
+  test('authentication is checked before validation', async () => {
+    const response = await call({ method: 'GET', url: '/v1/api_keys/not-a-uuid', auth: null });
+    assert.equal(response.status, 401);
+  });
+});
+
+describe('create, get, change and delete', () => {
+  test('create returns every APIKey field with a long random token', async () => {
+    const { status, body } = await createKey({
+      name: 'web',
+      description: 'Website',
+      user_agent: 'MyApp/1.0',
+      origins: ['Example.com', '*.example.com', 'example.com'],
+    });
+    assert.equal(status, 200);
+    assert.match(body.id, /^[0-9a-f-]{36}$/);
+    assert.equal(body.name, 'web');
+    assert.equal(body.description, 'Website');
+    assert.equal(body.user_agent, 'MyApp/1.0');
+    assert.deepEqual(body.origins, ['example.com', '*.example.com']);
+    assert.ok(body.token.length >= 22, 'at least 128 bits in base64url');
+    assert.equal(body.created, body.changed);
+    assert.ok(!Number.isNaN(Date.parse(body.created)));
+  });
+
+  test('create with an empty or absent body uses defaults and generates a name', async () => {
+    for (const response of [await createKey({}), await call({ method: 'POST', url: '/v1/api_keys' })]) {
+      assert.equal(response.status, 200);
+      assert.equal(response.body.description, null);
+      assert.equal(response.body.user_agent, null);
+      assert.deepEqual(response.body.origins, []);
+      assert.match(response.body.name, /^key-[0-9a-f]{8}$/);
+    }
+  });
+
+  test('tokens of different keys differ', async () => {
+    const tokens = new Set<string>();
+    for (let i = 0; i < 20; i++) tokens.add((await createKey()).body.token);
+    assert.equal(tokens.size, 20);
+  });
+
+  test('get returns the key with the same token', async () => {
+    const created = (await createKey({ description: 'get me' })).body;
+    const { status, body } = await call({ method: 'GET', url: `/v1/api_keys/${created.id}` });
+    assert.equal(status, 200);
+    assert.deepEqual(body, created);
+  });
+
+  test('change_settings changes only the fields present and updates changed', async () => {
+    const created = (await createKey({ description: 'before', user_agent: 'UA', origins: ['a.com'] })).body;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const { status, body } = await call({
+      method: 'POST',
+      url: `/v1/api_keys/${created.id}/change_settings`,
+      payload: { description: null },
+    });
+    assert.equal(status, 200);
+    assert.equal(body.description, null);
+    assert.equal(body.user_agent, 'UA');
+    assert.deepEqual(body.origins, ['a.com']);
+    assert.equal(body.token, created.token);
+    assert.equal(body.created, created.created);
+    assert.ok(Date.parse(body.changed) > Date.parse(created.changed));
+    const again = await call({
+      method: 'POST',
+      url: `/v1/api_keys/${created.id}/change_settings`,
+      payload: { origins: [], user_agent: '', name: 'renamed' },
+    });
+    assert.deepEqual(again.body.origins, []);
+    assert.equal(again.body.user_agent, null);
+    assert.equal(again.body.name, 'renamed');
+  });
+
+  test('delete answers 200, then the key is gone', async () => {
+    const created = (await createKey()).body;
+    const deleted = await call({ method: 'DELETE', url: `/v1/api_keys/${created.id}` });
+    assert.equal(deleted.status, 200);
+    assert.deepEqual(deleted.body, { id: created.id, deleted: true });
+    assert.equal((await call({ method: 'GET', url: `/v1/api_keys/${created.id}` })).status, 404);
+    assert.equal((await call({ method: 'DELETE', url: `/v1/api_keys/${created.id}` })).status, 404);
+  });
+
+  test('a missing key is 404 on get, delete and change_settings', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    for (const [method, url] of [
+      ['GET', `/v1/api_keys/${id}`],
+      ['DELETE', `/v1/api_keys/${id}`],
+      ['POST', `/v1/api_keys/${id}/change_settings`],
+    ] as const) {
+      const response = await call({ method, url, ...(method === 'POST' ? { payload: {} } : {}) });
+      assert.equal(response.status, 404, `${method} ${url}`);
+      assertErrorBody(response.body);
+    }
+  });
+});
+
+describe('accounts see only their own keys', () => {
+  test("another account's key answers exactly like a missing one", async () => {
+    const mine = (await createKey({ description: 'mine' })).body;
+    const { auth: other } = await newAccount(server.meridian, 'other');
+    const missing = '00000000-0000-4000-8000-000000000000';
+    for (const [method, suffix] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['POST', '/change_settings'],
+    ] as const) {
+      const payload = method === 'POST' ? { payload: { description: 'stolen' } } : {};
+      const theirs = await call({ method, url: `/v1/api_keys/${mine.id}${suffix}`, auth: other, ...payload });
+      const absent = await call({ method, url: `/v1/api_keys/${missing}${suffix}`, auth: other, ...payload });
+      assert.equal(theirs.status, 404);
+      assert.deepEqual(theirs.body, absent.body);
+    }
+    const list = await call({ method: 'GET', url: '/v1/api_keys', auth: other });
+    assert.equal(list.body.total_count, 0);
+    assert.deepEqual((await call({ method: 'GET', url: `/v1/api_keys/${mine.id}` })).body, mine);
+  });
+});
+
+describe('validation', () => {
+  const bad: [string, unknown][] = [
+    ['unknown field', { descripton: 'typo' }],
+    ['description of the wrong type', { description: 42 }],
+    ['origins not an array', { origins: 'example.com' }],
+    ['origin of the wrong type', { origins: [1] }],
+    ['malformed origin', { origins: ['exa mple.com'] }],
+    ['origin with a path', { origins: ['example.com/path'] }],
+    ['origin with a bad port', { origins: ['example.com:99999'] }],
+    ['double wildcard', { origins: ['*.*.example.com'] }],
+    ['over-long description', { description: 'x'.repeat(1025) }],
+    ['over-long user agent', { user_agent: 'x'.repeat(513) }],
+    ['over-long name', { name: 'x'.repeat(129) }],
+    ['blank name', { name: '   ' }],
+    ['too many origins', { origins: Array.from({ length: 101 }, (_, i) => `h${i}.example.com`) }],
+    ['a JSON array body', ['x']],
+  ];
+  for (const [what, payload] of bad) {
+    test(`create rejects ${what} with 400 and the error body`, async () => {
+      const response = await createKey(payload);
+      assert.equal(response.status, 400, JSON.stringify(response.body));
+      assertErrorBody(response.body);
+    });
+  }
+
+  test('change_settings validates like create', async () => {
+    const id = (await createKey()).body.id;
+    const response = await call({
+      method: 'POST',
+      url: `/v1/api_keys/${id}/change_settings`,
+      payload: { origins: ['bad origin'] },
+    });
+    assert.equal(response.status, 400);
+    assert.match(response.body.errors[0].message, /origins\[0\]/);
+  });
+
+  test('a non-uuid key_id is 400', async () => {
+    for (const id of ['abc', '123', '00000000-0000-4000-8000-00000000000g']) {
+      const response = await call({ method: 'GET', url: `/v1/api_keys/${id}` });
+      assert.equal(response.status, 400, id);
+      assertErrorBody(response.body);
+    }
+  });
+
+  test('a body that is not JSON is 415 or 400, never 500', async () => {
+    const wrongType = await call({
+      method: 'POST',
+      url: '/v1/api_keys',
+      payload: 'description=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(wrongType.status, 415);
+    assertErrorBody(wrongType.body);
+    const broken = await call({
+      method: 'POST',
+      url: '/v1/api_keys',
+      payload: '{"description": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(broken.status, 400);
+    assertErrorBody(broken.body);
+  });
+
+  test('an oversized body is 413', async () => {
+    const response = await call({
+      method: 'POST',
+      url: '/v1/api_keys',
+      payload: JSON.stringify({ description: 'x'.repeat(100_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(response.status, 413);
+    assertErrorBody(response.body);
+  });
+
+  test('random JSON bodies never cause a 500', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (value) => {
+        const response = await call({
+          method: 'POST',
+          url: '/v1/api_keys',
+          payload: JSON.stringify(value),
+          headers: { 'content-type': 'application/json' },
+        });
+        assert.ok([200, 400].includes(response.status), `${response.status} for ${JSON.stringify(value)}`);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  test('random settings objects either validate or are 400, never 500', async () => {
+    const settings = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+        description: fc.oneof(fc.string(), fc.constant(null), fc.boolean()),
+        user_agent: fc.oneof(fc.string(), fc.constant(null)),
+        origins: fc.array(fc.oneof(fc.domain(), fc.string(), fc.webUrl())),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(settings, async (value) => {
+        const response = await createKey(value);
+        assert.ok([200, 400].includes(response.status), `${response.status} for ${JSON.stringify(value)}`);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('listing', () => {
+  let token: string;
+  let ids: string[];
+
+  before(async () => {
+    token = (await newAccount(server.meridian, 'lister')).auth;
+    ids = [];
+    for (let i = 0; i < 25; i++) ids.push((await createKey({ description: `k${i}` }, token)).body.id);
+  });
+
+  const list = (query: string, as = token) => call({ method: 'GET', url: `/v1/api_keys${query}`, auth: as });
+
+  test('the default page holds up to 50 keys, with an exact total and a null cursor at the end', async () => {
+    const { status, body } = await list('');
+    assert.equal(status, 200);
+    assert.equal(body.total_count, 25);
+    assert.equal(body.items.length, 25);
+    assert.equal(body.cursor, null);
+    assert.deepEqual(
+      body.items.map((k: { id: string }) => k.id),
+      ids,
+    );
+  });
+
+  test('limit outside 10..100 or not an integer is 400', async () => {
+    for (const limit of ['9', '101', '0', '-5', '10.5', 'ten']) {
+      const response = await list(`?limit=${limit}`);
+      assert.equal(response.status, 400, limit);
+      assertErrorBody(response.body);
+    }
+    assert.equal((await list('?limit=10')).status, 200);
+    assert.equal((await list('?limit=100')).status, 200);
+  });
+
+  test('cursors walk every key once, in creation order', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const query: string = `?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const { status, body } = await list(query);
+      assert.equal(status, 200);
+      assert.equal(body.total_count, 25);
+      seen.push(...body.items.map((k: { id: string }) => k.id));
+      cursor = body.cursor;
+      pages++;
+    } while (cursor);
+    assert.equal(pages, 3);
+    assert.deepEqual(seen, ids);
+  });
+
+  test('an invalid cursor is 400', async () => {
+    for (const cursor of ['%%%', 'bm90LWEtY3Vyc29y', Buffer.from('v1:-1').toString('base64'), 'x'.repeat(300)]) {
+      const response = await list(`?cursor=${encodeURIComponent(cursor)}`);
+      assert.equal(response.status, 400, cursor);
+      assertErrorBody(response.body);
+    }
+  });
+
+  test('paging neither skips nor repeats keys while others are created and deleted', async () => {
+    const pager = (await newAccount(server.meridian, 'pager')).auth;
+    const original: string[] = [];
+    for (let i = 0; i < 30; i++) original.push((await createKey({}, pager)).body.id);
+    const deleted = new Set<string>();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let round = 0;
+    do {
+      const query: string = `?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const { body } = await list(query, pager);
+      seen.push(...body.items.map((k: { id: string }) => k.id));
+      cursor = body.cursor;
+      // Between pages: delete a key not yet seen and one already seen, and create a new one.
+      const unseen = original.find((id) => !seen.includes(id) && !deleted.has(id));
+      for (const id of [unseen, seen[round]]) {
+        if (!id) continue;
+        await call({ method: 'DELETE', url: `/v1/api_keys/${id}`, auth: pager });
+        deleted.add(id);
+      }
+      await createKey({}, pager);
+      round++;
+    } while (cursor);
+    assert.equal(new Set(seen).size, seen.length, 'no key repeated');
+    for (const id of original) {
+      if (!deleted.has(id)) assert.ok(seen.includes(id), `key ${id} present throughout was skipped`);
+    }
+  });
+});

@@ -1,0 +1,192 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { RedisRateLimiter } from '../../src/platform/rate-limit.js';
+import { newAccount, onPostgres, redisUrl, startTestServer, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
+
+let server: TestServer;
+let accountId: string;
+
+before(async () => {
+  server = await startTestServer(testConfig({ usage: { flushIntervalMs: 60_000 } }));
+  ({ accountId } = await newAccount(server.meridian));
+});
+after(() => server.close());
+
+async function newKey(settings: { origins?: string[]; user_agent?: string | null } = {}) {
+  return server.meridian.keys.create(accountId, settings);
+}
+
+async function ping(target: TestServer, query: string, headers: Record<string, string> = {}) {
+  const response = await target.server.public.inject({ method: 'GET', url: `/ping${query}`, headers });
+  return { status: response.statusCode, body: response.json(), headers: response.headers };
+}
+
+const rejected = { errors: [{ message: 'Key is missing, invalid or restricted' }] };
+
+describe('the key gate', () => {
+  test('a valid key is admitted', async () => {
+    const key = await newKey();
+    const response = await ping(server, `?key=${key.token}`);
+    assert.equal(response.status, 200);
+    assert.deepEqual(response.body, { status: 'ok' });
+  });
+
+  test('a missing, empty, unknown, repeated or over-long key is 403 with the documented message', async () => {
+    const key = await newKey();
+    for (const query of ['', '?key=', '?key=nope', `?key=${key.token}x`, `?key=${key.token}&key=${key.token}`, `?key=${'a'.repeat(300)}`]) {
+      const response = await ping(server, query);
+      assert.equal(response.status, 403, query);
+      assert.deepEqual(response.body, rejected);
+    }
+  });
+
+  test('a deleted key is refused at once, though it was cached', async () => {
+    const key = await newKey();
+    assert.equal((await ping(server, `?key=${key.token}`)).status, 200);
+    assert.ok(await server.meridian.keys.delete(accountId, key.id));
+    assert.equal((await ping(server, `?key=${key.token}`)).status, 403);
+  });
+
+  test('origin rules are checked against Origin, then Referer', async () => {
+    const key = await newKey({ origins: ['example.com', '*.maps.test', 'https://secure.org', 'localhost:3000'] });
+    const q = `?key=${key.token}`;
+    const cases: [Record<string, string>, number][] = [
+      [{ origin: 'https://example.com' }, 200],
+      [{ origin: 'http://example.com:8080' }, 200],
+      [{ origin: 'https://www.example.com' }, 403],
+      [{ origin: 'https://a.maps.test' }, 200],
+      [{ origin: 'https://a.b.maps.test' }, 200],
+      [{ origin: 'https://maps.test' }, 403],
+      [{ origin: 'https://evilmaps.test' }, 403],
+      [{ origin: 'https://secure.org' }, 200],
+      [{ origin: 'http://secure.org' }, 403],
+      [{ origin: 'http://localhost:3000' }, 200],
+      [{ origin: 'http://localhost:3001' }, 403],
+      [{ origin: 'https://example.com.evil.net' }, 403],
+      [{ referer: 'https://example.com/page?x=1' }, 200],
+      [{ referer: 'https://other.com/page' }, 403],
+      [{ origin: 'null', referer: 'https://example.com/' }, 200],
+      [{ origin: 'https://other.com', referer: 'https://example.com/' }, 403],
+      [{}, 403],
+      [{ origin: 'not a url' }, 403],
+    ];
+    for (const [headers, status] of cases) {
+      assert.equal((await ping(server, q, headers)).status, status, JSON.stringify(headers));
+    }
+  });
+
+  test('the user_agent rule requires that text in User-Agent', async () => {
+    const key = await newKey({ user_agent: 'MeridianApp/' });
+    const q = `?key=${key.token}`;
+    assert.equal((await ping(server, q, { 'user-agent': 'Mozilla/5.0 MeridianApp/2.1' })).status, 200);
+    assert.equal((await ping(server, q, { 'user-agent': 'curl/8.0' })).status, 403);
+    assert.equal((await ping(server, q)).status, 403);
+  });
+
+  test('changing the settings of a cached key takes effect at once', async () => {
+    const key = await newKey();
+    const q = `?key=${key.token}`;
+    assert.equal((await ping(server, q)).status, 200);
+    await server.meridian.keys.update(accountId, key.id, { origins: ['example.com'] });
+    assert.equal((await ping(server, q)).status, 403);
+    assert.equal((await ping(server, q, { origin: 'https://example.com' })).status, 200);
+  });
+
+  test('requests are counted per key per day and readable as usage', async () => {
+    const key = await newKey();
+    for (let i = 0; i < 7; i++) await ping(server, `?key=${key.token}`);
+    await ping(server, '?key=unknown');
+    const rows = await server.meridian.admin({ op: 'usage', keyId: key.id });
+    const today = new Date().toISOString().slice(0, 10);
+    assert.deepEqual(rows, [{ key_id: key.id, account_id: accountId, day: today, requests: 7 }]);
+    await ping(server, `?key=${key.token}`);
+    await server.meridian.usage.flush();
+    const again = (await server.meridian.usage.report({ keyId: key.id }))[0]!;
+    assert.equal(again.requests, 8);
+  });
+
+  test('ungated endpoints need no key', async () => {
+    const response = await server.server.public.inject({ method: 'GET', url: '/health' });
+    assert.equal(response.statusCode, 200);
+  });
+});
+
+describe('rate limits', () => {
+  test('a key over its budget gets 429 with Retry-After and the error body', async () => {
+    const limited = await startTestServer(testConfig({ rateLimit: { requestsPerSecond: 1, burst: 3 } }));
+    try {
+      const { accountId: owner } = await newAccount(limited.meridian);
+      const key = await limited.meridian.keys.create(owner, {});
+      const other = await limited.meridian.keys.create(owner, {});
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await ping(limited, `?key=${key.token}`)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+      const refused = await ping(limited, `?key=${key.token}`);
+      assert.equal(refused.headers['retry-after'], '1');
+      assert.match(refused.body.errors[0].message, /rate limit/i);
+      assert.equal((await ping(limited, `?key=${other.token}`)).status, 200, 'budgets are per key');
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal((await ping(limited, `?key=${key.token}`)).status, 200, 'the bucket refills');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('Redis buckets are shared by every limiter with the same prefix', async () => {
+    const prefix = `meridian:${uniqueSchema()}:rate:`;
+    const settings = { requestsPerSecond: 0.5, burst: 4 };
+    const errors: Error[] = [];
+    const first = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error));
+    const second = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error));
+    try {
+      await Promise.all([first.ready(), second.ready()]);
+      const decisions = [];
+      for (let i = 0; i < 3; i++) {
+        decisions.push((await first.take('key-a')).allowed, (await second.take('key-a')).allowed);
+      }
+      assert.deepEqual(decisions, [true, true, true, true, false, false]);
+      const refused = await first.take('key-a');
+      assert.ok(refused.retryAfter >= 1 && refused.retryAfter <= 2, String(refused.retryAfter));
+      assert.equal((await second.take('key-b')).allowed, true);
+      assert.deepEqual(errors, []);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
+  test('an unreachable Redis lets requests through and reports the error', async () => {
+    const errors: Error[] = [];
+    const limiter = new RedisRateLimiter('redis://127.0.0.1:1', 'x:', { requestsPerSecond: 1, burst: 1 }, (error) =>
+      errors.push(error),
+    );
+    try {
+      await limiter.ready(300);
+      assert.equal((await limiter.take('k')).allowed, true);
+      assert.ok(errors.length > 0);
+    } finally {
+      await limiter.close();
+    }
+  });
+
+  test('two servers on one PostgreSQL database and Redis share the budget', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
+    const shared = { redisUrl, rateLimit: { requestsPerSecond: 0.5, burst: 4 }, masterKey: randomBytes(32).toString('base64') };
+    const first = await startTestServer(testConfig(shared));
+    const second = await startTestServer(testConfig({ ...shared, databaseSchema: first.meridian.config.databaseSchema }), {
+      sharesSchema: true,
+    });
+    try {
+      const { accountId: owner } = await newAccount(first.meridian);
+      const key = await first.meridian.keys.create(owner, {});
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await ping(first, `?key=${key.token}`)).status, (await ping(second, `?key=${key.token}`)).status);
+      }
+      assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+});
