@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { cleanUp, onPostgres, testConfig } from '../helpers.js';
+
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/meridian.js');
+const config = testConfig();
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  MERIDIAN_LOG_LEVEL: 'warn',
+  ...(onPostgres ? { DATABASE_URL: config.databaseUrl!, MERIDIAN_DB_SCHEMA: config.databaseSchema } : { DATABASE_URL: '' }),
+};
+after(() => cleanUp(config));
+
+function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args, '--data', config.dataDir], { env: { ...env, ...extraEnv } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+test('accounts create, list, token and revoke-token work without a server', async () => {
+  const created = await run(['accounts', 'create', 'Acme Maps']);
+  assert.equal(created.code, 0, created.stderr);
+  const account = JSON.parse(created.stdout);
+  assert.match(account.account_id, /^[0-9a-f-]{36}$/);
+  assert.match(account.service_token, /^mst_/);
+
+  const listed = JSON.parse((await run(['accounts', 'list'])).stdout);
+  assert.ok(listed.some((a: { account_id: string; name: string }) => a.account_id === account.account_id && a.name === 'Acme Maps'));
+
+  const issued = await run(['accounts', 'token', account.account_id]);
+  assert.equal(issued.code, 0, issued.stderr);
+  const second = JSON.parse(issued.stdout).service_token;
+  assert.notEqual(second, account.service_token);
+
+  assert.equal((await run(['accounts', 'revoke-token', second])).code, 0);
+  const again = await run(['accounts', 'revoke-token', second]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /No such live service token/);
+});
+
+test('bad usage and bad configuration exit non-zero with a message', async () => {
+  const unknown = await run(['frobnicate']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /Unknown command/);
+  const missing = await run(['accounts', 'create']);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /needs NAME/);
+  const badAccount = await run(['accounts', 'token', 'nope']);
+  assert.equal(badAccount.code, 1);
+  assert.match(badAccount.stderr, /UUID/);
+  const badConfig = await run(['serve'], { MERIDIAN_PORT: 'http' });
+  assert.equal(badConfig.code, 1);
+  assert.match(badConfig.stderr, /"port".*MERIDIAN_PORT/);
+});
+
+test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it cleanly', async () => {
+  const port = await freePort();
+  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data', config.dataDir], {
+    env: { ...env, MERIDIAN_USAGE_FLUSH_MS: '200' },
+  });
+  let output = '';
+  server.stdout.on('data', (chunk) => (output += chunk));
+  server.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/ready`)).status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) assert.fail(`server did not start: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const created = await run(['accounts', 'create', 'while-serving']);
+    assert.equal(created.code, 0, created.stderr);
+    const { service_token } = JSON.parse(created.stdout);
+    const key = await fetch(`${base}/v1/api_keys`, {
+      method: 'POST',
+      headers: { authorization: `Token ${service_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'cli test' }),
+    });
+    assert.equal(key.status, 200);
+    const { token, id } = (await key.json()) as { token: string; id: string };
+    assert.equal((await fetch(`${base}/ping?key=${token}`)).status, 200);
+    // Counts are written in batches; the embedded server answers from memory, PostgreSQL after a flush.
+    let rows: { requests: number }[] = [];
+    for (let attempt = 0; attempt < 20 && rows.length === 0; attempt++) {
+      const usage = await run(['usage', '--key', id]);
+      assert.equal(usage.code, 0, usage.stderr);
+      rows = JSON.parse(usage.stdout);
+      if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.equal(rows[0]?.requests, 1);
+  } finally {
+    server.kill('SIGTERM');
+  }
+  assert.equal(await exited, 0, output);
+});

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, defaultConfig, loadConfig } from '../../src/platform/config.js';
+import { tempDir } from '../helpers.js';
+
+function configFile(content: unknown): string {
+  const file = path.join(tempDir(), 'meridian.json');
+  writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+test('defaults need no file and no environment', () => {
+  const config = loadConfig();
+  assert.equal(config.port, 8080);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.databaseUrl, null);
+  assert.equal(config.admin.port, null);
+  assert.equal(config.dataDir, path.resolve('./data'));
+  assert.deepEqual(config.rateLimit, defaultConfig.rateLimit);
+});
+
+test('the file overrides defaults, the environment the file, flags the environment', () => {
+  const file = configFile({ port: 9000, host: '0.0.0.0', rateLimit: { burst: 7 }, admin: { port: 9001 } });
+  const fromFile = loadConfig({ file });
+  assert.equal(fromFile.port, 9000);
+  assert.equal(fromFile.rateLimit.burst, 7);
+  assert.equal(fromFile.rateLimit.requestsPerSecond, defaultConfig.rateLimit.requestsPerSecond);
+  assert.equal(fromFile.admin.port, 9001);
+  assert.equal(fromFile.admin.host, '127.0.0.1');
+
+  const env = { MERIDIAN_PORT: '9100', DATABASE_URL: 'postgres://db/meridian', MERIDIAN_RATE_LIMIT_RPS: '2.5' };
+  const fromEnv = loadConfig({ file, env });
+  assert.equal(fromEnv.port, 9100);
+  assert.equal(fromEnv.host, '0.0.0.0');
+  assert.equal(fromEnv.databaseUrl, 'postgres://db/meridian');
+  assert.equal(fromEnv.rateLimit.requestsPerSecond, 2.5);
+
+  const fromFlags = loadConfig({ file, env, flags: { port: '9200', dataDir: '/tmp/x', host: undefined } });
+  assert.equal(fromFlags.port, 9200);
+  assert.equal(fromFlags.dataDir, '/tmp/x');
+  assert.equal(fromFlags.host, '0.0.0.0');
+});
+
+test('an invalid setting stops start-up with a message naming it and where it came from', () => {
+  const cases: [Parameters<typeof loadConfig>[0], RegExp][] = [
+    [{ env: { MERIDIAN_PORT: 'eighty' } }, /"port".*MERIDIAN_PORT/],
+    [{ env: { MERIDIAN_PORT: '70000' } }, /"port".*65535/],
+    [{ env: { DATABASE_URL: 'mysql://x' } }, /"databaseUrl".*DATABASE_URL/],
+    [{ env: { MERIDIAN_LOG_LEVEL: 'loud' } }, /"logLevel"/],
+    [{ env: { MERIDIAN_MASTER_KEY: 'short' } }, /"masterKey"/],
+    [{ env: { MERIDIAN_DB_SCHEMA: 'Robert"; DROP' } }, /"databaseSchema"/],
+    [{ file: configFile({ prot: 1 }) }, /unknown setting "prot"/],
+    [{ file: configFile({ admin: { prt: 1 } }) }, /unknown setting "admin.prt"/],
+    [{ file: configFile({ rateLimit: { burst: 0 } }) }, /"rateLimit.burst".*config file/],
+    [{ file: configFile('{ not json') }, /not valid JSON/],
+    [{ file: configFile('[1]') }, /JSON object/],
+    [{ file: '/nonexistent/meridian.json' }, /Cannot read config file/],
+    [{ flags: { port: '-1' } }, /"port".*command-line/],
+  ];
+  for (const [sources, message] of cases) {
+    assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));
+  }
+});

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { InjectOptions } from 'fastify';
+import { redactUrl } from '../../src/platform/logging.js';
+import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+
+test('redactUrl removes credential values from query strings', () => {
+  assert.equal(redactUrl('/ping?key=abc123'), '/ping?key=REDACTED');
+  assert.equal(redactUrl('/x?a=1&KEY=abc&b=2'), '/x?a=1&KEY=REDACTED&b=2');
+  assert.equal(redactUrl('/x?token=t&key=k#frag'), '/x?token=REDACTED&key=REDACTED#frag');
+  assert.equal(redactUrl('/x?monkey=1'), '/x?monkey=1');
+  assert.equal(redactUrl('/plain'), '/plain');
+});
+
+let server: TestServer;
+const logs = new LogCapture();
+
+before(async () => {
+  server = await startTestServer(testConfig({ logLevel: 'trace', rateLimit: { requestsPerSecond: 1, burst: 1 } }), {
+    logStream: logs,
+  });
+});
+after(() => server.close());
+
+test('no token and no key= value reaches a log line, whatever the request', async () => {
+  const { accountId, auth } = await newAccount(server.meridian);
+  const serviceToken = auth.slice('Token '.length);
+  const key = await server.meridian.keys.create(accountId, {});
+  const app = server.server.public;
+  const requests: InjectOptions[] = [
+    { method: 'GET', url: `/ping?key=${key.token}` },
+    { method: 'GET', url: `/ping?key=${key.token}` },
+    { method: 'GET', url: `/ping?key=${key.token}x` },
+    { method: 'GET', url: `/ping?a=1&key=${key.token}&key=${key.token}` },
+    { method: 'GET', url: `/nowhere?key=${key.token}` },
+    { method: 'GET', url: `/v1/api_keys?key=${key.token}`, headers: { authorization: auth } },
+    { method: 'GET', url: `/v1/api_keys/${key.id}`, headers: { authorization: auth } },
+    { method: 'GET', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}x` } },
+    { method: 'POST', url: '/v1/api_keys', headers: { authorization: auth, 'content-type': 'application/json' }, payload: `{"description": "${key.token}"` },
+  ];
+  for (const request of requests) await app.inject(request);
+
+  const text = logs.text;
+  assert.ok(logs.lines.length >= requests.length * 2, 'requests were logged');
+  assert.ok(!text.includes(key.token), 'an API key token was logged');
+  assert.ok(!text.includes(serviceToken), 'a service token was logged');
+  assert.doesNotMatch(text, /key=(?!REDACTED)/, 'a key= value was logged');
+  for (const line of logs.lines) {
+    const entry = JSON.parse(line);
+    assert.equal(typeof entry.level, 'number');
+    if (entry.req) assert.equal(typeof entry.reqId, 'string');
+  }
+});
+
+test('every response carries its request id, and a sane X-Request-Id from the caller is kept', async () => {
+  const mine = await server.server.public.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'abc-123' } });
+  assert.equal(mine.headers['x-request-id'], 'abc-123');
+  const generated = await server.server.public.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id with spaces' } });
+  assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+  assert.ok(logs.text.includes('"reqId":"abc-123"'));
+});

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { newAccount, startTestServer, testConfig } from '../helpers.js';
+
+interface OpenApi {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+}
+
+test('the OpenAPI document is generated from the route schemas and covers every endpoint', async () => {
+  const server = await startTestServer();
+  try {
+    const response = await server.server.public.inject({ method: 'GET', url: '/openapi.json' });
+    assert.equal(response.statusCode, 200);
+    const doc = response.json<OpenApi>();
+    assert.match(doc.openapi, /^3\./);
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    for (const expected of [
+      'GET /v1/api_keys',
+      'POST /v1/api_keys',
+      'GET /v1/api_keys/{key_id}',
+      'DELETE /v1/api_keys/{key_id}',
+      'POST /v1/api_keys/{key_id}/change_settings',
+      'GET /health',
+      'GET /ready',
+      'GET /ping',
+    ]) {
+      assert.ok(operations.includes(expected), `${expected} missing from ${operations.join(', ')}`);
+    }
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        assert.ok(operation.responses['200'], `${method} ${path} documents its success`);
+      }
+    }
+    for (const name of ['APIKey', 'APIKeyPage', 'APIKeySettings', 'ErrorBody']) assert.ok(doc.components.schemas[name], name);
+    assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'serviceToken']);
+    assert.deepEqual(doc.paths['/ping']!.get!.security, [{ apiKey: [] }]);
+    assert.deepEqual(doc.paths['/v1/api_keys']!.get!.security, [{ serviceToken: [] }]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('health, readiness and unknown routes answer over real HTTP', async () => {
+  const server = await startTestServer();
+  try {
+    const { public: url } = await server.server.listen();
+    assert.deepEqual(await (await fetch(`${url}/health`)).json(), { status: 'ok' });
+    const ready = await fetch(`${url}/ready`);
+    assert.equal(ready.status, 200);
+    assert.deepEqual(await ready.json(), { status: 'ok', database: server.meridian.db.kind });
+    const missing = await fetch(`${url}/no/such/route?key=secret`);
+    assert.equal(missing.status, 404);
+    assert.deepEqual(await missing.json(), { errors: [{ message: 'The item does not exist' }] });
+  } finally {
+    await server.close();
+  }
+});
+
+test('readiness is 503 when storage is unreachable', async () => {
+  const server = await startTestServer();
+  const { db } = server.meridian;
+  const query = db.query;
+  db.query = async () => {
+    throw new Error('connection refused');
+  };
+  try {
+    const response = await server.server.public.inject({ method: 'GET', url: '/ready' });
+    assert.equal(response.statusCode, 503);
+  } finally {
+    db.query = query;
+    await server.close();
+  }
+});
+
+test('key management can move to a separate admin listener', async () => {
+  const server = await startTestServer(testConfig({ admin: { port: 0, host: '127.0.0.1' } }));
+  try {
+    const urls = await server.server.listen();
+    assert.notEqual(urls.admin, urls.public);
+    const { auth } = await newAccount(server.meridian);
+    const onAdmin = await fetch(`${urls.admin}/v1/api_keys`, { headers: { authorization: auth } });
+    assert.equal(onAdmin.status, 200);
+    const onPublic = await fetch(`${urls.public}/v1/api_keys`, { headers: { authorization: auth } });
+    assert.equal(onPublic.status, 404);
+    assert.equal((await fetch(`${urls.admin}/health`)).status, 200);
+    const publicDoc = (await (await fetch(`${urls.public}/openapi.json`)).json()) as OpenApi;
+    assert.ok(!('/v1/api_keys' in publicDoc.paths));
+    assert.ok('/ping' in publicDoc.paths);
+    const adminDoc = (await (await fetch(`${urls.admin}/openapi.json`)).json()) as OpenApi;
+    assert.ok('/v1/api_keys' in adminDoc.paths);
+  } finally {
+    await server.close();
+  }
+});
