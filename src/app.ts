@@ -14,7 +14,7 @@ import { KeyGate } from './platform/key-gate.js';
 import { platformMigrations } from './platform/migrations.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter } from './platform/rate-limit.js';
 import { loadMasterKey, TokenCipher } from './platform/secrets.js';
-import { createHttpApp, type SharedSchema } from './platform/server.js';
+import { closeGracefully, createHttpApp, type SharedSchema } from './platform/server.js';
 import type { Database } from './platform/storage/database.js';
 import { migrate } from './platform/storage/migrate.js';
 import { openDatabase } from './platform/storage/open.js';
@@ -158,8 +158,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     },
     async close() {
       await stopControl?.();
-      await publicApp.close();
-      if (separateAdmin) await adminApp.close();
+      await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();
       await limiter.close();
     },

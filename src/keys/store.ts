@@ -27,7 +27,7 @@ export interface ApiKeyPage {
 export interface GateKey {
   id: string;
   accountId: string;
-  tokenHash: Buffer;
+  tokenHashHex: string;
   origins: OriginRule[];
   userAgent: string | null;
 }
@@ -162,19 +162,21 @@ export class ApiKeyStore {
     return true;
   }
 
-  async findForGate(tokenHash: Buffer): Promise<GateKey | null> {
+  async findForGate(tokenHashHex: string): Promise<GateKey | null> {
     const [row] = await this.db.query<{
       id: string;
       account_id: string;
       token_hash: Uint8Array;
       origins: string[];
       user_agent: string | null;
-    }>('SELECT id, account_id, token_hash, origins, user_agent FROM api_keys WHERE token_hash = $1', [tokenHash]);
+    }>('SELECT id, account_id, token_hash, origins, user_agent FROM api_keys WHERE token_hash = $1', [
+      Buffer.from(tokenHashHex, 'hex'),
+    ]);
     if (!row) return null;
     return {
       id: row.id,
       accountId: row.account_id,
-      tokenHash: Buffer.from(row.token_hash),
+      tokenHashHex: Buffer.from(row.token_hash).toString('hex'),
       origins: row.origins.map((text) => parseOriginRule(text)).filter((rule): rule is OriginRule => rule !== null),
       userAgent: row.user_agent,
     };

@@ -3,8 +3,8 @@ import { originAllowed } from '../keys/origins.js';
 import { keyChangesTopic, type ApiKeyStore, type GateKey } from '../keys/store.js';
 import type { UsageRecorder } from '../keys/usage.js';
 import { HttpError } from './errors.js';
-import type { RateLimiter } from './rate-limit.js';
-import { hashToken, sameHash } from './secrets.js';
+import type { RateDecision, RateLimiter } from './rate-limit.js';
+import { hashTokenHex, sameHexHash } from './secrets.js';
 import type { Database } from './storage/database.js';
 
 export const keyRejectedMessage = 'Key is missing, invalid or restricted';
@@ -84,27 +84,49 @@ export class KeyGate {
     this.listening = false;
   }
 
-  /** Fastify `onRequest` hook: admits the request or answers 403/429. */
-  readonly hook = async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  /**
+   * Fastify `onRequest` hook: admits the request or answers 403/429. Written with a callback
+   * rather than async so that a cached key with an in-memory limiter is decided synchronously.
+   */
+  readonly hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
     const token = (request.query as Record<string, unknown> | undefined)?.key;
     if (typeof token !== 'string' || token.length === 0 || token.length > maxTokenLength) {
-      throw new HttpError(403, keyRejectedMessage);
+      done(new HttpError(403, keyRejectedMessage));
+      return;
     }
-    const hash = hashToken(token);
-    const key = await this.lookup(hash);
-    if (!key || !sameHash(key.tokenHash, hash)) throw new HttpError(403, keyRejectedMessage);
-    const headers = request.headers;
-    if (!originAllowed(key.origins, headers.origin, headers.referer)) throw new HttpError(403, keyRejectedMessage);
-    if (key.userAgent !== null && !(headers['user-agent'] ?? '').includes(key.userAgent)) {
-      throw new HttpError(403, keyRejectedMessage);
+    const hashHex = hashTokenHex(token);
+    const found = this.lookup(hashHex);
+    if (found instanceof Promise) {
+      found.then((key) => this.admit(request, hashHex, key, done), done);
+    } else {
+      this.admit(request, hashHex, found, done);
     }
-    const decision = await this.options.limiter.take(key.id);
-    if (!decision.allowed) {
-      throw new HttpError(429, 'Rate limit exceeded for this key', { 'retry-after': String(decision.retryAfter) });
-    }
-    this.options.usage.record(key.id, key.accountId);
-    request.apiKey = { id: key.id, accountId: key.accountId };
   };
+
+  private admit(request: FastifyRequest, hashHex: string, key: GateKey | null, done: (error?: Error) => void): void {
+    const headers = request.headers;
+    if (
+      !key ||
+      !sameHexHash(key.tokenHashHex, hashHex) ||
+      !originAllowed(key.origins, headers.origin, headers.referer) ||
+      (key.userAgent !== null && !(headers['user-agent'] ?? '').includes(key.userAgent))
+    ) {
+      done(new HttpError(403, keyRejectedMessage));
+      return;
+    }
+    const decided = (decision: RateDecision) => {
+      if (!decision.allowed) {
+        done(new HttpError(429, 'Rate limit exceeded for this key', { 'retry-after': String(decision.retryAfter) }));
+        return;
+      }
+      this.options.usage.record(key.id, key.accountId);
+      request.apiKey = { id: key.id, accountId: key.accountId };
+      done();
+    };
+    const decision = this.options.limiter.take(key.id);
+    if (decision instanceof Promise) decision.then(decided, done);
+    else decided(decision);
+  }
 
   invalidate(tokenHashHex: string): void {
     this.epoch++;
@@ -116,15 +138,14 @@ export class KeyGate {
     this.cache.clear();
   }
 
-  private lookup(hash: Buffer): Promise<GateKey | null> | GateKey | null {
-    const hex = hash.toString('hex');
+  private lookup(hex: string): Promise<GateKey | null> | GateKey | null {
     const cached = this.cache.get(hex);
     if (cached && cached.expires > Date.now()) return cached.key;
     const running = this.inflight.get(hex);
     if (running) return running;
     const epoch = this.epoch;
     const lookup = this.options.keys
-      .findForGate(hash)
+      .findForGate(hex)
       .then((key) => {
         if (this.listening && epoch === this.epoch) this.remember(hex, key);
         return key;

@@ -69,35 +69,53 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-/** The same bucket as a Lua script, so the read-modify-write is atomic across instances. */
-const takeScript = `
+/**
+ * The same bucket as a Lua script, so the read-modify-write is atomic across instances. It grants
+ * up to ARGV[3] tokens at once (a lease) and returns {granted, milliseconds to wait}.
+ */
+const leaseScript = `
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
+local want = tonumber(ARGV[3])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1]) or burst
 local at = tonumber(state[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
+local granted = math.min(want, math.floor(tokens))
 local wait = 0
-if tokens >= 1 then
-  tokens = tokens - 1
+if granted >= 1 then
+  tokens = tokens - granted
 else
+  granted = 0
   wait = math.ceil((1 - tokens) * 1000 / rate)
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
-return wait
+return {granted, wait}
 `;
 
-type RedisWithTake = Redis & { meridianTake(key: string, rate: number, burst: number): Promise<number> };
+type RedisWithLease = Redis & {
+  meridianLease(key: string, rate: number, burst: number, want: number): Promise<[number, number]>;
+};
+
+/** How long an instance may hold tokens it took from Redis before they lapse. */
+const leaseMs = 100;
 
 /**
- * Redis-backed buckets. When Redis cannot answer in time the request is allowed (fail open):
- * an unavailable limiter must not take the whole API down with it. `onError` hears about it.
+ * Redis-backed buckets shared by all instances. Each instance takes tokens in small leases (what
+ * the key may spend in 100 ms, at least one), so a busy key costs one Redis round trip per lease,
+ * not per request; unspent tokens lapse with the lease, which errs on the strict side. When Redis
+ * cannot answer, requests are allowed (fail open): an unavailable limiter must not take the whole
+ * API down with it. `onError` hears about it.
  */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly redis: RedisWithTake;
+  private readonly redis: RedisWithLease;
+  private readonly leases = new Map<string, { tokens: number; expires: number }>();
+  private readonly fetching = new Map<string, Promise<RateDecision>>();
+  private readonly leaseSize: number;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     url: string,
@@ -110,10 +128,18 @@ export class RedisRateLimiter implements RateLimiter {
       maxRetriesPerRequest: 1,
       commandTimeout: 500,
       lazyConnect: true,
+      // Commands issued in the same tick share one round trip.
+      enableAutoPipelining: true,
     });
     redis.on('error', (error: Error) => this.onError(error));
-    redis.defineCommand('meridianTake', { numberOfKeys: 1, lua: takeScript });
-    this.redis = redis as RedisWithTake;
+    redis.defineCommand('meridianLease', { numberOfKeys: 1, lua: leaseScript });
+    this.redis = redis as RedisWithLease;
+    this.leaseSize = Math.max(1, Math.min(settings.burst, Math.floor((settings.requestsPerSecond * leaseMs) / 1000)));
+    this.sweeper = setInterval(() => {
+      const now = performance.now();
+      for (const [id, lease] of this.leases) if (lease.expires <= now) this.leases.delete(id);
+    }, 10 * leaseMs);
+    this.sweeper.unref();
   }
 
   /** Waits up to `timeoutMs` for the first connection; without one, requests pass until Redis is back. */
@@ -126,11 +152,28 @@ export class RedisRateLimiter implements RateLimiter {
     clearTimeout(timer);
   }
 
-  async take(id: string): Promise<RateDecision> {
+  take(id: string): RateDecision | Promise<RateDecision> {
     if (this.redis.status !== 'ready') return allowed;
+    const lease = this.leases.get(id);
+    if (lease && lease.tokens >= 1 && lease.expires > performance.now()) {
+      lease.tokens--;
+      return allowed;
+    }
+    // Requests that find the lease empty wait for one fetch, then spend from what it brought.
+    const running = this.fetching.get(id);
+    if (running) return running.then(() => this.take(id));
+    const fetch = this.fetchLease(id).finally(() => this.fetching.delete(id));
+    this.fetching.set(id, fetch);
+    return fetch;
+  }
+
+  private async fetchLease(id: string): Promise<RateDecision> {
     try {
-      const wait = await this.redis.meridianTake(`${this.prefix}${id}`, this.settings.requestsPerSecond, this.settings.burst);
-      return wait > 0 ? refused(wait) : allowed;
+      const { requestsPerSecond, burst } = this.settings;
+      const [granted, wait] = await this.redis.meridianLease(`${this.prefix}${id}`, requestsPerSecond, burst, this.leaseSize);
+      if (granted < 1) return refused(wait);
+      this.leases.set(id, { tokens: granted - 1, expires: performance.now() + leaseMs });
+      return allowed;
     } catch (error) {
       this.onError(error as Error);
       return allowed;
@@ -138,6 +181,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     this.redis.disconnect();
   }
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -9,11 +9,24 @@ export function newToken(bytes: number, prefix = ''): string {
 
 /** Credentials are high-entropy random strings, so a plain SHA-256 is a safe lookup hash. */
 export function hashToken(token: string): Buffer {
-  return createHash('sha256').update(token).digest();
+  return hash('sha256', token, 'buffer');
+}
+
+/** The same hash in hex: the cheapest form for the gate's hot path. */
+export function hashTokenHex(token: string): string {
+  return hash('sha256', token, 'hex');
 }
 
 export function sameHash(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Constant-time equality of two hex digests. */
+export function sameHexHash(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 const ivBytes = 12;

@@ -10,6 +10,13 @@ import { loggerOptions, requestId } from './logging.js';
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Requests received and not yet answered. */
+    inflightRequests(): number;
+  }
+}
+
 /** Schemas that routes refer to by `$ref: '<id>#'`; they become OpenAPI components. */
 export type SharedSchema = AnySchema & { $id: string };
 
@@ -60,6 +67,16 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  let inflight = 0;
+  app.addHook('onRequest', (_request, _reply, done) => {
+    inflight++;
+    done();
+  });
+  app.addHook('onResponse', (_request, _reply, done) => {
+    inflight--;
+    done();
+  });
+  app.decorate('inflightRequests', () => inflight);
 
   await app.register(swagger, {
     openapi: {
@@ -92,4 +109,24 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     async () => app.swagger(),
   );
   return app;
+}
+
+/**
+ * Stops accepting connections, lets requests in progress finish (closing each keep-alive
+ * connection as soon as it is idle), and returns once none is left or `graceMs` has passed, so
+ * storage can be closed under no request.
+ */
+export async function closeGracefully(app: FastifyInstance, graceMs = 10_000): Promise<void> {
+  const reaper = setInterval(() => app.server.closeIdleConnections(), 50);
+  const force = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    const deadline = Date.now() + graceMs;
+    await app.close();
+    while (app.inflightRequests() > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    clearInterval(reaper);
+    clearTimeout(force);
+  }
 }

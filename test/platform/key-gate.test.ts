@@ -156,6 +156,23 @@ describe('rate limits', () => {
     }
   });
 
+  test('Redis leases never let instances together spend more than the budget', async () => {
+    const prefix = `meridian:${uniqueSchema()}:rate:`;
+    const settings = { requestsPerSecond: 100, burst: 20 };
+    const limiters = [0, 1, 2].map(() => new RedisRateLimiter(redisUrl, prefix, settings, () => {}));
+    try {
+      await Promise.all(limiters.map((limiter) => limiter.ready()));
+      const started = performance.now();
+      let admitted = 0;
+      for (let i = 0; i < 90; i++) if ((await limiters[i % 3]!.take('busy')).allowed) admitted++;
+      const refill = Math.ceil(((performance.now() - started) / 1000) * settings.requestsPerSecond);
+      assert.ok(admitted >= settings.burst - 10, `admitted ${admitted}`);
+      assert.ok(admitted <= settings.burst + refill, `admitted ${admitted}, budget ${settings.burst + refill}`);
+    } finally {
+      await Promise.all(limiters.map((limiter) => limiter.close()));
+    }
+  });
+
   test('an unreachable Redis lets requests through and reports the error', async () => {
     const errors: Error[] = [];
     const limiter = new RedisRateLimiter('redis://127.0.0.1:1', 'x:', { requestsPerSecond: 1, burst: 1 }, (error) =>
