@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -99,4 +101,36 @@ export async function cleanUp(config: Config): Promise<void> {
 export async function newAccount(meridian: Meridian, name = 'test'): Promise<{ accountId: string; auth: string }> {
   const { account_id, service_token } = await meridian.accounts.create(name);
   return { accountId: account_id, auth: `Token ${service_token}` };
+}
+
+/**
+ * Two instances on one PostgreSQL schema with one master key, as a multi-instance deployment
+ * runs. `close` closes the second first, so the first can drop the schema.
+ */
+export async function startTwoInstances(
+  overrides: DeepPartial<Config> = {},
+): Promise<{ first: TestServer; second: TestServer; close(): Promise<void> }> {
+  const masterKey = randomBytes(32).toString('base64');
+  const first = await startTestServer(testConfig({ ...overrides, masterKey }));
+  const second = await startTestServer(
+    testConfig({ ...overrides, masterKey, databaseSchema: first.meridian.config.databaseSchema }),
+    { sharesSchema: true },
+  );
+  return {
+    first,
+    second,
+    async close() {
+      await second.close();
+      await first.close();
+    },
+  };
+}
+
+/** A TCP port nobody listens on at the moment. */
+export async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }

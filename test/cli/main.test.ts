@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cleanUp, onPostgres, testConfig } from '../helpers.js';
+import { cleanUp, freePort, onPostgres, testConfig } from '../helpers.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/meridian.js');
 const config = testConfig();
@@ -25,14 +24,6 @@ function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: 
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 test('accounts create, list, token and revoke-token work without a server', async () => {

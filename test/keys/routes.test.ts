@@ -24,6 +24,10 @@ async function call(options: InjectOptions & { auth?: string | null }) {
   return { status: response.statusCode, body, headers: response.headers };
 }
 
+/** A create request with a body sent exactly as given. */
+const createRaw = (payload: string, contentType = 'application/json') =>
+  call({ method: 'POST', url: '/v1/api_keys', payload, headers: { 'content-type': contentType } });
+
 const createKey = (payload: unknown = {}, token?: string) =>
   call({ method: 'POST', url: '/v1/api_keys', payload: payload as object, ...(token ? { auth: token } : {}) });
 
@@ -215,31 +219,16 @@ describe('validation', () => {
   });
 
   test('a body that is not JSON is 415 or 400, never 500', async () => {
-    const wrongType = await call({
-      method: 'POST',
-      url: '/v1/api_keys',
-      payload: 'description=x',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
+    const wrongType = await createRaw('description=x', 'application/x-www-form-urlencoded');
     assert.equal(wrongType.status, 415);
     assertErrorBody(wrongType.body);
-    const broken = await call({
-      method: 'POST',
-      url: '/v1/api_keys',
-      payload: '{"description": ',
-      headers: { 'content-type': 'application/json' },
-    });
+    const broken = await createRaw('{"description": ');
     assert.equal(broken.status, 400);
     assertErrorBody(broken.body);
   });
 
   test('an oversized body is 413', async () => {
-    const response = await call({
-      method: 'POST',
-      url: '/v1/api_keys',
-      payload: JSON.stringify({ description: 'x'.repeat(100_000) }),
-      headers: { 'content-type': 'application/json' },
-    });
+    const response = await createRaw(JSON.stringify({ description: 'x'.repeat(100_000) }));
     assert.equal(response.status, 413);
     assertErrorBody(response.body);
   });
@@ -247,12 +236,7 @@ describe('validation', () => {
   test('random JSON bodies never cause a 500', async () => {
     await fc.assert(
       fc.asyncProperty(fc.jsonValue(), async (value) => {
-        const response = await call({
-          method: 'POST',
-          url: '/v1/api_keys',
-          payload: JSON.stringify(value),
-          headers: { 'content-type': 'application/json' },
-        });
+        const response = await createRaw(JSON.stringify(value));
         assert.ok([200, 400].includes(response.status), `${response.status} for ${JSON.stringify(value)}`);
       }),
       { numRuns: 150 },

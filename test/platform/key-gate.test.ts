@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { randomBytes } from 'node:crypto';
 import { RedisRateLimiter } from '../../src/platform/rate-limit.js';
-import { newAccount, onPostgres, redisUrl, startTestServer, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
+import { newAccount, onPostgres, redisUrl, startTestServer, startTwoInstances, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
 
 let server: TestServer;
 let accountId: string;
@@ -188,11 +187,8 @@ describe('rate limits', () => {
   });
 
   test('two servers on one PostgreSQL database and Redis share the budget', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
-    const shared = { redisUrl, rateLimit: { requestsPerSecond: 0.5, burst: 4 }, masterKey: randomBytes(32).toString('base64') };
-    const first = await startTestServer(testConfig(shared));
-    const second = await startTestServer(testConfig({ ...shared, databaseSchema: first.meridian.config.databaseSchema }), {
-      sharesSchema: true,
-    });
+    const instances = await startTwoInstances({ redisUrl, rateLimit: { requestsPerSecond: 0.5, burst: 4 } });
+    const { first, second } = instances;
     try {
       const { accountId: owner } = await newAccount(first.meridian);
       const key = await first.meridian.keys.create(owner, {});
@@ -202,8 +198,7 @@ describe('rate limits', () => {
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
     } finally {
-      await second.close();
-      await first.close();
+      await instances.close();
     }
   });
 });

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { newAccount, onPostgres, startTestServer, testConfig } from '../helpers.js';
+import { newAccount, onPostgres, startTwoInstances } from '../helpers.js';
 
 test(
   'a key deleted through one instance fails at the gate of another within a second',
   { skip: !onPostgres && 'two instances need a shared PostgreSQL server' },
   async () => {
-    const masterKey = randomBytes(32).toString('base64');
-    const first = await startTestServer(testConfig({ masterKey }));
-    const second = await startTestServer(testConfig({ masterKey, databaseSchema: first.meridian.config.databaseSchema }), {
-      sharesSchema: true,
-    });
+    const instances = await startTwoInstances();
+    const { first, second } = instances;
     try {
       const firstUrl = (await first.server.listen()).public;
       const secondUrl = (await second.server.listen()).public;
@@ -34,8 +30,7 @@ test(
       assert.equal(status, 403, 'still admitted one second after the delete');
       assert.equal(await ping(firstUrl), 403);
     } finally {
-      await second.close();
-      await first.close();
+      await instances.close();
     }
   },
 );
@@ -44,11 +39,8 @@ test(
   'a changed origin rule reaches another instance, and the second instance sees keys created by the first',
   { skip: !onPostgres && 'two instances need a shared PostgreSQL server' },
   async () => {
-    const masterKey = randomBytes(32).toString('base64');
-    const first = await startTestServer(testConfig({ masterKey }));
-    const second = await startTestServer(testConfig({ masterKey, databaseSchema: first.meridian.config.databaseSchema }), {
-      sharesSchema: true,
-    });
+    const instances = await startTwoInstances();
+    const { first, second } = instances;
     try {
       const { accountId } = await newAccount(first.meridian);
       const key = await first.meridian.keys.create(accountId, {});
@@ -65,8 +57,7 @@ test(
       }
       assert.equal(status, 403);
     } finally {
-      await second.close();
-      await first.close();
+      await instances.close();
     }
   },
 );
