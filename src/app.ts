@@ -114,7 +114,7 @@ function createRateLimiter(config: Config, db: Database, log: FastifyBaseLogger)
 /** Builds the HTTP listeners of one instance over an open Meridian. */
 export async function createServer(meridian: Meridian, options: ServerOptions = {}): Promise<Server> {
   const { config, db } = meridian;
-  const appOptions = { logLevel: config.logLevel, logStream: options.logStream, sharedSchemas };
+  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas };
   const publicApp = await createHttpApp({ ...appOptions, title: 'Meridian API' });
   const separateAdmin = config.admin.port !== null;
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;

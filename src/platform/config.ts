@@ -14,6 +14,8 @@ export interface Config {
   /** Base64 of 32 bytes; encrypts API key tokens at rest. Generated into the data directory when null. */
   masterKey: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Behind a load balancer: take the client address from `X-Forwarded-For`. */
+  trustProxy: boolean;
   /** When `port` is set, the key-management API moves to this separate listener. */
   admin: { host: string; port: number | null };
   /** Per-key token bucket; `requestsPerSecond: 0` turns rate limiting off. */
@@ -31,6 +33,7 @@ export const defaultConfig: Config = {
   redisUrl: null,
   masterKey: null,
   logLevel: 'info',
+  trustProxy: false,
   admin: { host: '127.0.0.1', port: null },
   rateLimit: { requestsPerSecond: 50, burst: 100 },
   usage: { flushIntervalMs: 5000 },
@@ -52,6 +55,7 @@ const configSchema = {
     redisUrl: { ...nullableString, pattern: '^rediss?://' },
     masterKey: { ...nullableString, pattern: '^[A-Za-z0-9+/]{43}=$' },
     logLevel: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    trustProxy: { type: 'boolean' },
     admin: {
       type: 'object',
       additionalProperties: false,
@@ -91,6 +95,7 @@ export const environmentVariables: Record<string, string> = {
   REDIS_URL: 'redisUrl',
   MERIDIAN_MASTER_KEY: 'masterKey',
   MERIDIAN_LOG_LEVEL: 'logLevel',
+  MERIDIAN_TRUST_PROXY: 'trustProxy',
   MERIDIAN_ADMIN_HOST: 'admin.host',
   MERIDIAN_ADMIN_PORT: 'admin.port',
   MERIDIAN_RATE_LIMIT_RPS: 'rateLimit.requestsPerSecond',
@@ -188,8 +193,11 @@ const numericSettings = new Set([
   'usage.flushIntervalMs',
 ]);
 
-/** Numbers stay strings when they do not parse, so validation can name the bad value's setting. */
+const booleanSettings = new Set(['trustProxy']);
+
+/** Values stay strings when they do not parse, so validation can name the bad value's setting. */
 function parseScalar(setting: string, raw: string): unknown {
+  if (booleanSettings.has(setting)) return raw === 'true' ? true : raw === 'false' ? false : raw;
   if (!numericSettings.has(setting)) return raw;
   const value = Number(raw);
   return raw.trim() !== '' && Number.isFinite(value) ? value : raw;

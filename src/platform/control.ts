@@ -1,13 +1,23 @@
-import { chmodSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+/** Unix socket paths longer than this do not fit in `sockaddr_un` on Linux and macOS. */
+const maxSocketPath = 100;
+
 /**
- * A local control channel on a Unix socket in the data directory (mode 0600). While `serve`
- * owns the embedded database, the CLI hands its administrative commands to the server through it.
+ * A local control channel on a Unix socket (mode 0600). While `serve` owns the embedded
+ * database, the CLI hands its administrative commands to the server through it. The socket lives
+ * in the data directory or, when that path is too long for a socket, in a private (0700)
+ * directory under the system's temporary directory, named after the data directory.
  */
 export function controlSocketPath(dataDir: string): string {
-  return path.join(dataDir, 'control.sock');
+  const inDataDir = path.join(dataDir, 'control.sock');
+  if (Buffer.byteLength(inDataDir) <= maxSocketPath) return inDataDir;
+  const digest = createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  return path.join(tmpdir(), `meridian-${process.getuid?.() ?? 'user'}`, `${digest}.sock`);
 }
 
 export class ControlError extends Error {}
@@ -17,6 +27,12 @@ export type ControlHandler = (request: unknown) => Promise<unknown>;
 const maxRequestBytes = 64 * 1024;
 
 export async function startControlServer(socketPath: string, handle: ControlHandler): Promise<() => Promise<void>> {
+  const directory = path.dirname(socketPath);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const owner = statSync(directory);
+  if (process.getuid && (owner.uid !== process.getuid() || (owner.mode & 0o022) !== 0)) {
+    throw new ControlError(`${directory} must be owned by this user and writable by nobody else`);
+  }
   rmSync(socketPath, { force: true });
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];

@@ -88,7 +88,9 @@ export class KeyGate {
    * Fastify `onRequest` hook: admits the request or answers 403/429. Written with a callback
    * rather than async so that a cached key with an in-memory limiter is decided synchronously.
    */
-  readonly hook = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void => {
+  readonly hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    // Keys travel in the URL, not in cookies, so any web page may read the answer, refusals included.
+    reply.header('access-control-allow-origin', '*');
     const token = (request.query as Record<string, unknown> | undefined)?.key;
     if (typeof token !== 'string' || token.length === 0 || token.length > maxTokenLength) {
       done(new HttpError(403, keyRejectedMessage));

@@ -66,14 +66,17 @@ export const masterKeyFile = 'master.key';
 export function loadMasterKey(configured: string | null, dataDir: string): Buffer {
   if (configured) return Buffer.from(configured, 'base64');
   const file = path.join(dataDir, masterKeyFile);
-  if (existsSync(file)) {
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} does not hold a base64 32-byte key`);
-    return key;
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      chmodSync(file, 0o600);
+    } catch (error) {
+      // Another process sharing the directory wrote it first: use that one.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
-  mkdirSync(dataDir, { recursive: true });
-  const key = randomBytes(32);
-  writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (key.length !== 32) throw new Error(`${file} does not hold a base64 32-byte key`);
   return key;
 }

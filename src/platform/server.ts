@@ -22,6 +22,7 @@ export type SharedSchema = AnySchema & { $id: string };
 
 export interface HttpAppOptions {
   logLevel: Config['logLevel'];
+  trustProxy: boolean;
   logStream?: DestinationStream | undefined;
   title: string;
   sharedSchemas: readonly SharedSchema[];
@@ -57,6 +58,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     genReqId: requestId,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
+    trustProxy: options.trustProxy,
     routerOptions: { maxParamLength: 8192 },
   });
   const shared: SharedSchema[] = [errorBodySchema as unknown as SharedSchema, ...options.sharedSchemas];

@@ -30,12 +30,13 @@ test('the file overrides defaults, the environment the file, flags the environme
   assert.equal(fromFile.admin.port, 9001);
   assert.equal(fromFile.admin.host, '127.0.0.1');
 
-  const env = { MERIDIAN_PORT: '9100', DATABASE_URL: 'postgres://db/meridian', MERIDIAN_RATE_LIMIT_RPS: '2.5' };
+  const env = { MERIDIAN_PORT: '9100', DATABASE_URL: 'postgres://db/meridian', MERIDIAN_RATE_LIMIT_RPS: '2.5', MERIDIAN_TRUST_PROXY: 'true' };
   const fromEnv = loadConfig({ file, env });
   assert.equal(fromEnv.port, 9100);
   assert.equal(fromEnv.host, '0.0.0.0');
   assert.equal(fromEnv.databaseUrl, 'postgres://db/meridian');
   assert.equal(fromEnv.rateLimit.requestsPerSecond, 2.5);
+  assert.equal(fromEnv.trustProxy, true);
 
   const fromFlags = loadConfig({ file, env, flags: { port: '9200', dataDir: '/tmp/x', host: undefined } });
   assert.equal(fromFlags.port, 9200);
@@ -58,6 +59,7 @@ test('an invalid setting stops start-up with a message naming it and where it ca
     [{ file: configFile('[1]') }, /JSON object/],
     [{ file: '/nonexistent/meridian.json' }, /Cannot read config file/],
     [{ flags: { port: '-1' } }, /"port".*command-line/],
+    [{ env: { MERIDIAN_TRUST_PROXY: 'yes' } }, /"trustProxy".*MERIDIAN_TRUST_PROXY/],
   ];
   for (const [sources, message] of cases) {
     assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));

@@ -29,6 +29,7 @@ describe('the key gate', () => {
     const response = await ping(server, `?key=${key.token}`);
     assert.equal(response.status, 200);
     assert.deepEqual(response.body, { status: 'ok' });
+    assert.equal(response.headers['access-control-allow-origin'], '*');
   });
 
   test('a missing, empty, unknown, repeated or over-long key is 403 with the documented message', async () => {
@@ -37,6 +38,7 @@ describe('the key gate', () => {
       const response = await ping(server, query);
       assert.equal(response.status, 403, query);
       assert.deepEqual(response.body, rejected);
+      assert.equal(response.headers['access-control-allow-origin'], '*', 'a web page can read the refusal');
     }
   });
 

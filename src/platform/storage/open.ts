@@ -13,7 +13,7 @@ export function embeddedLockFile(dataDir: string): string {
 /** PostgreSQL at `databaseUrl` when configured, else the embedded PGlite under the data directory. */
 export async function openDatabase(config: Config): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const release = acquireLock(embeddedLockFile(config.dataDir));
   try {
     const db = await openPglite(path.join(config.dataDir, 'pglite'), config.databaseSchema);
