@@ -10,12 +10,35 @@ if [ "$major" -lt 20 ]; then
   exit 1
 fi
 
+# Debian packages: PROJ (library, EPSG registry, and cs2cs/projinfo as test peers) and the
+# compiler for Meridian's native PROJ addon.
+packages=(g++ make python3 libproj-dev proj-data proj-bin libsqlite3-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  sudo=()
+  [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+  echo "Installing Debian packages: ${missing[*]}"
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
 # npm packages, reinstalled only when package-lock.json changed.
 stamp=node_modules/.meridian-lock-sha256
 want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   npm ci --no-audit --no-fund
   echo "$want" > "$stamp"
+fi
+
+# The native PROJ addon, rebuilt when its sources or Node.js change.
+addon_stamp=native/proj/build/.meridian-sha256
+addon_want=$( (cat native/proj/binding.gyp native/proj/*.cc; node --version) | sha256sum | cut -d' ' -f1)
+if [ ! -f "$addon_stamp" ] || [ "$(cat "$addon_stamp")" != "$addon_want" ]; then
+  npx node-gyp rebuild --directory native/proj
+  echo "$addon_want" > "$addon_stamp"
 fi
 
 npm run build --silent
