@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { coordinatesRoutes, coordinatesSchemas, epsgVersion } from './coordinates/routes.js';
 import { AccountStore } from './keys/accounts.js';
 import { runAdmin, type AdminRequest } from './keys/admin.js';
 import { keysMigrations } from './keys/migrations.js';
@@ -81,7 +82,7 @@ async function checkMasterKey(db: Database, cipher: TokenCipher): Promise<void> 
   }
 }
 
-const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema] as unknown as SharedSchema[];
+const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, ...coordinatesSchemas] as unknown as SharedSchema[];
 
 export interface ServerOptions {
   logStream?: DestinationStream | undefined;
@@ -132,10 +133,12 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await gate.start();
   meridian.usage.start();
 
-  await publicApp.register(healthRoutes, { db });
+  const details = { epsg: epsgVersion() };
+  await publicApp.register(healthRoutes, { db, details });
   await publicApp.register(pingRoute, { gate });
+  await publicApp.register(coordinatesRoutes, { gate });
   await adminApp.register(keyManagementRoutes, { accounts: meridian.accounts, keys: meridian.keys });
-  if (separateAdmin) await adminApp.register(healthRoutes, { db });
+  if (separateAdmin) await adminApp.register(healthRoutes, { db, details });
   await publicApp.ready();
   await adminApp.ready();
 

@@ -137,6 +137,13 @@ Napi::Value exportsOf(Napi::Env env, PJ_CONTEXT* ctx, const PJ* crs) {
   return out;
 }
 
+std::string idCode(const PJ* obj) {
+  const char* auth = proj_get_id_auth_name(obj, 0);
+  const char* code = proj_get_id_code(obj, 0);
+  if (!auth || !code || std::strcmp(auth, "EPSG") != 0) return "";
+  return code;
+}
+
 // ---- database --------------------------------------------------------------------------------
 
 Napi::Value Info(const Napi::CallbackInfo& info) {
@@ -243,16 +250,13 @@ Napi::Value Crs(const Napi::CallbackInfo& info) {
   }
   out.Set("axes", axes);
   out.Set("unit", unit);
+  PjPtr geodetic(proj_crs_get_geodetic_crs(ctx, crs.get()));
+  std::string geodeticCode = geodetic ? idCode(geodetic.get()) : "";
+  out.Set("geodeticCrs", geodeticCode.empty() ? env.Null() : Napi::Number::New(env, std::stod(geodeticCode)));
   out.Set("exports", exportsOf(env, ctx, crs.get()));
   return out;
 }
 
-std::string idCode(const PJ* obj) {
-  const char* auth = proj_get_id_auth_name(obj, 0);
-  const char* code = proj_get_id_code(obj, 0);
-  if (!auth || !code || std::strcmp(auth, "EPSG") != 0) return "";
-  return code;
-}
 
 // EPSG codes of the transformations an operation is made of (itself, or the steps of a concatenation).
 void collectTransformationCodes(PJ_CONTEXT* ctx, const PJ* op, std::vector<std::string>& out) {

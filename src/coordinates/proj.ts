@@ -39,6 +39,8 @@ export interface CrsInfo {
   axes: Axis[];
   /** Unit of the first axis. */
   unit: string | null;
+  /** EPSG code of the geodetic CRS it is based on (itself for a geodetic CRS), when it has one. */
+  geodeticCrs: number | null;
   exports: Exports;
 }
 

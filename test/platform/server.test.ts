@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { projInfo } from '../../src/coordinates/proj.js';
 import { newAccount, startTestServer, testConfig } from '../helpers.js';
 
 interface OpenApi {
@@ -27,6 +28,7 @@ test('the OpenAPI document is generated from the route schemas and covers every 
       'GET /health',
       'GET /ready',
       'GET /ping',
+      'GET /coordinates/transform/{coordinates}.json',
     ]) {
       assert.ok(operations.includes(expected), `${expected} missing from ${operations.join(', ')}`);
     }
@@ -51,7 +53,7 @@ test('health, readiness and unknown routes answer over real HTTP', async () => {
     assert.deepEqual(await (await fetch(`${url}/health`)).json(), { status: 'ok' });
     const ready = await fetch(`${url}/ready`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: 'ok', database: server.meridian.db.kind });
+    assert.deepEqual(await ready.json(), { status: 'ok', database: server.meridian.db.kind, epsg: projInfo().epsgVersion });
     const missing = await fetch(`${url}/no/such/route?key=secret`);
     assert.equal(missing.status, 404);
     assert.deepEqual(await missing.json(), { errors: [{ message: 'The item does not exist' }] });

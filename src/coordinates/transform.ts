@@ -1,0 +1,162 @@
+import {
+  boundCrsToCrs,
+  crsInfo,
+  crsToCrs,
+  fromOperation,
+  operationInfo,
+  type Binding,
+  type OperationInfo,
+  type Transformer,
+} from './proj.js';
+
+/** A client error of the transform endpoint: its message is safe to return (becomes a 400). */
+export class TransformError extends Error {}
+
+export const maxTuples = 50;
+export type Strategy = 'auto' | 'listed' | 'towgs84' | 'boundcrs';
+
+export interface XYZ {
+  x: number;
+  y: number;
+  z: number;
+}
+
+const number = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** `x,y[,z];x,y[,z];...`: 1 to 50 tuples of finite numbers. A missing z is 0. */
+export function parseCoordinates(text: string): XYZ[] {
+  const tuples = text.split(';');
+  if (tuples.length > maxTuples) throw new TransformError(`At most ${maxTuples} coordinate tuples are allowed, got ${tuples.length}`);
+  return tuples.map((tuple, index) => {
+    const parts = tuple.split(',');
+    if (parts.length < 2 || parts.length > 3) {
+      throw new TransformError(`Coordinate tuple ${index + 1} "${tuple}" must be x,y or x,y,z`);
+    }
+    const values = parts.map((part) => {
+      const trimmed = part.trim();
+      const value = Number(trimmed);
+      if (!number.test(trimmed) || !Number.isFinite(value)) {
+        throw new TransformError(`Coordinate tuple ${index + 1} "${tuple}" holds "${part}", which is not a finite number`);
+      }
+      return value;
+    });
+    return { x: values[0]!, y: values[1]!, z: values[2] ?? 0 };
+  });
+}
+
+/** `ops`: EPSG operation codes separated by `|`. */
+export function parseOperations(text: string): number[] {
+  const codes = text.split('|');
+  if (codes.some((code) => !/^\d{1,9}$/.test(code))) {
+    throw new TransformError(`ops must be EPSG operation codes separated by "|", got "${text}"`);
+  }
+  return codes.map(Number);
+}
+
+interface Plan {
+  transformer: Transformer;
+  strategy: Strategy;
+}
+
+function crsOrError(code: number) {
+  try {
+    return crsInfo(code);
+  } catch {
+    throw new TransformError(`Unknown CRS EPSG:${code}`);
+  }
+}
+
+function operationOrError(code: number): OperationInfo {
+  try {
+    return operationInfo(code);
+  } catch {
+    throw new TransformError(`Unknown operation EPSG:${code}`);
+  }
+}
+
+/**
+ * Chooses how to go from `source` to `target`. Without `ops`, PROJ's own choice per point
+ * (`auto`). With `ops`, the first listed operation that connects the two systems, forward or
+ * inverse, where a system is connected through itself or the geodetic CRS it is based on
+ * (`listed`); else the systems patched with a listed operation's Helmert parameters (`towgs84`);
+ * else both bound to WGS 84 by PROJ's defaults (`boundcrs`).
+ */
+export function plan(source: number, target: number, ops: readonly number[]): Plan {
+  const from = crsOrError(source);
+  const to = crsOrError(target);
+  if (ops.length === 0) return { transformer: crsToCrs(source, target), strategy: 'auto' };
+
+  const operations = ops.map((code) => ({ code, info: operationOrError(code) }));
+  const fromSystems = new Set([source, from.geodeticCrs]);
+  const toSystems = new Set([target, to.geodeticCrs]);
+  for (const { code, info } of operations) {
+    const forward = fromSystems.has(info.sourceCrs) && toSystems.has(info.targetCrs);
+    const inverse = info.reversible && fromSystems.has(info.targetCrs) && toSystems.has(info.sourceCrs);
+    if (!forward && !inverse) continue;
+    if (!info.instantiable) throw new TransformError(`Operation EPSG:${code} cannot run on this server: a grid it needs is missing`);
+    const exact = forward ? info.sourceCrs === source && info.targetCrs === target : info.sourceCrs === target && info.targetCrs === source;
+    if (exact) return { transformer: fromOperation(code, !forward), strategy: 'listed' };
+    // Between the systems' geodetic bases: bind the side the operation starts from to it.
+    const transformer = forward ? boundCrsToCrs(source, target, code, false) : boundCrsToCrs(source, target, false, code);
+    return { transformer, strategy: 'listed' };
+  }
+
+  const helmert = (systems: Set<number | null>): Binding => {
+    const match = operations.find(({ info }) => info.towgs84 !== null && systems.has(info.sourceCrs));
+    return match ? match.code : false;
+  };
+  const sourceBinding = helmert(fromSystems);
+  const targetBinding = helmert(toSystems);
+  if (sourceBinding !== false || targetBinding !== false) {
+    return { transformer: boundCrsToCrs(source, target, sourceBinding, targetBinding), strategy: 'towgs84' };
+  }
+  return { transformer: boundCrsToCrs(source, target, true, true), strategy: 'boundcrs' };
+}
+
+/** Plans are costly to make (milliseconds) and cheap to use: keep the recent ones. */
+export class PlanCache {
+  private readonly plans = new Map<string, Plan>();
+
+  constructor(private readonly capacity = 256) {}
+
+  get(source: number, target: number, ops: readonly number[]): Plan {
+    const key = `${source}|${target}|${ops.join('|')}`;
+    const cached = this.plans.get(key);
+    if (cached) {
+      this.plans.delete(key);
+      this.plans.set(key, cached);
+      return cached;
+    }
+    const made = plan(source, target, ops);
+    this.plans.set(key, made);
+    if (this.plans.size > this.capacity) this.plans.delete(this.plans.keys().next().value!);
+    return made;
+  }
+}
+
+export interface TransformResult {
+  results: XYZ[];
+  transformer_selection_strategy: Strategy;
+}
+
+/**
+ * Transforms points in GIS order (x = longitude or easting). A point PROJ cannot transform
+ * (outside the operation's domain, say) fails the request with a message naming it, rather
+ * than coming back as an infinity.
+ */
+export function transformPoints(cache: PlanCache, points: readonly XYZ[], source: number, target: number, ops: readonly number[]): TransformResult {
+  const { transformer, strategy } = cache.get(source, target, ops);
+  const x = Float64Array.from(points, (p) => p.x);
+  const y = Float64Array.from(points, (p) => p.y);
+  const z = Float64Array.from(points, (p) => p.z);
+  if (transformer.transform(x, y, z) > 0) {
+    const failed = points.flatMap((_, i) => (Number.isNaN(x[i]) ? [i + 1] : []));
+    throw new TransformError(
+      `Coordinate tuple${failed.length > 1 ? 's' : ''} ${failed.join(', ')} cannot be transformed from EPSG:${source} to EPSG:${target} (outside the area the transformation covers?)`,
+    );
+  }
+  return {
+    results: points.map((_, i) => ({ x: x[i]!, y: y[i]!, z: z[i]! })),
+    transformer_selection_strategy: strategy,
+  };
+}

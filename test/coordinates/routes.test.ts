@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { projInfo } from '../../src/coordinates/proj.js';
+import { newAccount, startTestServer, type TestServer } from '../helpers.js';
+
+let server: TestServer;
+let key: string;
+
+before(async () => {
+  server = await startTestServer();
+  const { accountId } = await newAccount(server.meridian);
+  key = (await server.meridian.keys.create(accountId, {})).token;
+});
+after(() => server.close());
+
+async function get(url: string, withKey = true) {
+  const response = await server.server.public.inject({ method: 'GET', url: `${url}${withKey ? `${url.includes('?') ? '&' : '?'}key=${key}` : ''}` });
+  return { status: response.statusCode, body: response.json(), headers: response.headers };
+}
+
+describe('GET /coordinates/transform/{coordinates}.json', () => {
+  test('transforms in GIS order with the default source and target 4326', async () => {
+    const identity = await get('/coordinates/transform/8.5,47.3,400;-73.9,40.7.json');
+    assert.equal(identity.status, 200);
+    assert.deepEqual(identity.body, {
+      results: [
+        { x: 8.5, y: 47.3, z: 400 },
+        { x: -73.9, y: 40.7, z: 0 },
+      ],
+      transformer_selection_strategy: 'auto',
+    });
+    const swiss = await get('/coordinates/transform/8.5,47.3.json?s_srs=4326&t_srs=2056');
+    assert.equal(swiss.status, 200);
+    assert.ok(Math.abs(swiss.body.results[0].x - 2680270.551) < 1e-3);
+    assert.ok(Math.abs(swiss.body.results[0].y - 1239333.170) < 1e-3);
+  });
+
+  test('reports the strategy used with ops', async () => {
+    const listed = await get('/coordinates/transform/7.4386,46.9511.json?t_srs=21781&ops=1753');
+    assert.equal(listed.body.transformer_selection_strategy, 'listed');
+    const bound = await get('/coordinates/transform/7.4386,46.9511.json?t_srs=21781&ops=1676');
+    assert.equal(bound.body.transformer_selection_strategy, 'boundcrs');
+  });
+
+  test('carries the EPSG dataset version in a header', async () => {
+    const response = await get('/coordinates/transform/1,2.json');
+    assert.equal(response.headers['x-epsg-version'], projInfo().epsgVersion);
+  });
+
+  test('bad input is 400 with the error body, never 500', async () => {
+    const cases = [
+      '/coordinates/transform/abc.json',
+      '/coordinates/transform/1,2,3,4.json',
+      `/coordinates/transform/${Array(51).fill('1,2').join(';')}.json`,
+      '/coordinates/transform/1,2.json?s_srs=0',
+      '/coordinates/transform/1,2.json?t_srs=abc',
+      '/coordinates/transform/1,2.json?t_srs=99999999',
+      '/coordinates/transform/1,2.json?ops=abc',
+      '/coordinates/transform/1,2.json?ops=99999999',
+      '/coordinates/transform/0,95.json?t_srs=3857',
+    ];
+    for (const url of cases) {
+      const response = await get(url);
+      assert.equal(response.status, 400, url);
+      assert.equal(typeof response.body.errors[0].message, 'string', url);
+    }
+  });
+
+  test('needs an API key', async () => {
+    const response = await get('/coordinates/transform/1,2.json', false);
+    assert.equal(response.status, 403);
+    assert.deepEqual(response.body, { errors: [{ message: 'Key is missing, invalid or restricted' }] });
+  });
+});
