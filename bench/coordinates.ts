@@ -1,0 +1,110 @@
+/**
+ * `npm run bench:coordinates`: transforming 50 points, in-process and through HTTP, against PROJ's
+ * own `cs2cs` doing the same points in the same run.
+ *
+ * cs2cs is measured two ways: one process per 50 points (what a script calling it pays) and one
+ * process for many batches (its transformation speed alone, process start-up amortised).
+ */
+import { execFileSync } from 'node:child_process';
+import { crsInfo } from '../src/coordinates/proj.js';
+import { parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
+import { createKey, load, median, percentile, saveResults, startInstance } from './instance.js';
+
+const cases: { label: string; source: number; target: number }[] = [
+  { label: 'WGS 84 -> CH1903+/LV95', source: 4326, target: 2056 },
+  { label: 'WGS 84 -> UTM 32N', source: 4326, target: 32632 },
+  { label: 'WGS 84 -> Web Mercator', source: 4326, target: 3857 },
+  { label: 'OSGB 36 BNG -> WGS 84', source: 27700, target: 4326 },
+];
+
+/** 50 points spread over the middle of both systems' areas of use, as the URL's tuple text. */
+function fiftyPoints(source: number, target: number): string {
+  const a = crsInfo(source).bbox!;
+  const b = crsInfo(target).bbox!;
+  const [west, south, east, north] = [Math.max(a[0], b[0]), Math.max(a[1], b[1]), Math.min(a[2], b[2]), Math.min(a[3], b[3], 80)];
+  const lonLat = Array.from({ length: 50 }, (_, i) => ({
+    x: west + ((east - west) * (0.2 + (0.6 * i) / 49)),
+    y: south + ((north - south) * (0.2 + (0.6 * ((i * 7) % 50)) / 49)),
+    z: 0,
+  }));
+  const points = source === 4326 ? lonLat : transformPoints(new PlanCache(), lonLat, 4326, source, []).results;
+  return points.map((p) => `${p.x.toFixed(7)},${p.y.toFixed(7)}`).join(';');
+}
+
+const northFirst = (code: number) => /^(north|south)$/.test(crsInfo(code).axes[0]?.direction ?? '');
+
+function cs2csInput(source: number, tuples: string, copies: number): string {
+  const lines = tuples.split(';').map((tuple) => {
+    const [x, y] = tuple.split(',');
+    return northFirst(source) ? `${y} ${x}` : `${x} ${y}`;
+  });
+  return Array.from({ length: copies }, () => lines.join('\n')).join('\n');
+}
+
+function timeMs(work: () => void): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
+function inProcess(source: number, target: number, tuples: string) {
+  const cache = new PlanCache();
+  const run = () => transformPoints(cache, parseCoordinates(tuples), source, target, []);
+  const firstMs = timeMs(run);
+  for (let i = 0; i < 200; i++) run();
+  const times = Array.from({ length: 2000 }, () => timeMs(run));
+  return { firstMs, p50Ms: percentile(times, 50), p95Ms: percentile(times, 95) };
+}
+
+function cs2cs(source: number, target: number, tuples: string) {
+  const args = ['-f', '%.10f', `EPSG:${source}`, `EPSG:${target}`];
+  const once = cs2csInput(source, tuples, 1);
+  const perProcess = median(Array.from({ length: 15 }, () => timeMs(() => execFileSync('cs2cs', args, { input: once }))));
+  const batches = 2000;
+  const many = cs2csInput(source, tuples, batches);
+  const amortised = median(Array.from({ length: 3 }, () => timeMs(() => execFileSync('cs2cs', args, { input: many, maxBuffer: 256 * 1024 * 1024 })))) / batches;
+  return { perProcessMs: perProcess, amortisedMs: amortised };
+}
+
+async function main() {
+  const transform = [];
+  for (const { label, source, target } of cases) {
+    const tuples = fiftyPoints(source, target);
+    const ours = inProcess(source, target, tuples);
+    const peer = cs2cs(source, target, tuples);
+    transform.push({
+      case: label,
+      meridianP50Ms: Number(ours.p50Ms.toFixed(4)),
+      meridianP95Ms: Number(ours.p95Ms.toFixed(4)),
+      meridianFirstMs: Number(ours.firstMs.toFixed(2)),
+      cs2csPerProcessMs: Number(peer.perProcessMs.toFixed(2)),
+      cs2csAmortisedMs: Number(peer.amortisedMs.toFixed(4)),
+      vsCs2csAmortised: Number((ours.p50Ms / peer.amortisedMs).toFixed(2)),
+      vsCs2csProcess: Number((ours.p50Ms / peer.perProcessMs).toFixed(4)),
+    });
+  }
+  console.log('50-point transform in-process (parse + transform), against cs2cs on the same points');
+  console.table(transform);
+
+  const instance = await startInstance();
+  let http;
+  try {
+    const key = await createKey(instance);
+    const tuples = fiftyPoints(4326, 2056);
+    const result = await load({ url: `${instance.base}/coordinates/transform/${tuples}.json?t_srs=2056&key=${key}`, connections: 20 });
+    http = {
+      case: 'WGS 84 -> CH1903+/LV95, 50 points a request, 20 connections',
+      requestsPerSecond: Math.round(result.requests.average),
+      pointsPerSecond: Math.round(result.requests.average * 50),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+    };
+  } finally {
+    await instance.stop();
+  }
+  console.log('Through HTTP (gate, parsing, JSON), one server process');
+  console.table([http]);
+  saveResults('coordinates', { transform, http });
+}
+
+await main();

@@ -1,0 +1,107 @@
+/** What every `bench:<area>` script shares: real server processes and an HTTP load generator. */
+import autocannon, { type Result } from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/helpers.js';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin/meridian.js');
+export const seconds = Number(process.env.MERIDIAN_BENCH_SECONDS ?? 5);
+export const rounds = Number(process.env.MERIDIAN_BENCH_ROUNDS ?? 3);
+
+export interface Instance {
+  base: string;
+  serviceToken: string;
+  stop(): Promise<void>;
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(err))));
+  });
+}
+
+/** A `meridian serve` process on a fresh data directory, with an account to call it with. */
+export async function startInstance(extraEnv: NodeJS.ProcessEnv = {}): Promise<Instance> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'meridian-bench-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    MERIDIAN_DATA_DIR: dataDir,
+    MERIDIAN_PORT: String(port),
+    MERIDIAN_LOG_LEVEL: 'warn',
+    // The gate still consults the limiter on every request; the budget is just never reached.
+    MERIDIAN_RATE_LIMIT_RPS: '1000000000',
+    MERIDIAN_RATE_LIMIT_BURST: '1000000000',
+    ...extraEnv,
+  };
+  const child: ChildProcess = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error('server exited during start-up');
+    try {
+      if ((await fetch(`${base}/ready`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const { service_token } = JSON.parse(await runCli(['accounts', 'create', 'bench'], env)) as { service_token: string };
+  return {
+    base,
+    serviceToken: service_token,
+    async stop() {
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      child.kill('SIGTERM');
+      await closed;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** autocannon against one URL; any non-2xx answer or error fails the benchmark. */
+export async function load(options: autocannon.Options): Promise<Result> {
+  const result = await autocannon({ connections: 50, duration: seconds, ...options });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${options.url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  }
+  return result;
+}
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** A new API key of the instance's account. */
+export async function createKey(instance: Instance): Promise<string> {
+  const response = await fetch(`${instance.base}/v1/api_keys`, {
+    method: 'POST',
+    headers: { authorization: `Token ${instance.serviceToken}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Writes a benchmark's figures to `bench-results/<area>.json`. */
+export function saveResults(area: string, results: unknown): void {
+  const directory = path.join(root, 'bench-results');
+  mkdirSync(directory, { recursive: true });
+  const file = path.join(directory, `${area}.json`);
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), seconds, rounds, ...(results as object) }, null, 2));
+  console.log(`written to ${path.relative(process.cwd(), file)}`);
+}
