@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { crsInfo, operationInfo, projInfo } from '../../src/coordinates/proj.js';
+import { tempDir } from '../helpers.js';
+
+test('PROJ reports its version and the EPSG dataset of proj.db', () => {
+  const info = projInfo();
+  assert.match(info.projVersion, /^\d+\.\d+\.\d+$/);
+  assert.match(info.epsgVersion ?? '', /^v\d+\.\d+$/);
+  assert.ok(info.databasePath?.endsWith('proj.db'));
+});
+
+test('an operator can drop in another registry through PROJ_DATA', () => {
+  const directory = tempDir();
+  const copy = path.join(directory, 'proj.db');
+  copyFileSync(projInfo().databasePath!, copy);
+  execFileSync('python3', ['-c', `import sqlite3; c = sqlite3.connect(${JSON.stringify(copy)}); c.execute("UPDATE metadata SET value = 'v99.001' WHERE key = 'EPSG.VERSION'"); c.commit()`]);
+  const module = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/coordinates/proj.js');
+  const version = execFileSync(process.execPath, ['--input-type=module', '-e', `import { projInfo } from ${JSON.stringify(module)}; console.log(projInfo().epsgVersion)`], {
+    env: { ...process.env, PROJ_DATA: directory },
+    encoding: 'utf8',
+  });
+  assert.equal(version.trim(), 'v99.001');
+});
+
+test('CRS and operation lookups match projinfo', () => {
+  const crs = JSON.parse(execFileSync('projinfo', ['EPSG:2056', '-o', 'PROJJSON', '--single-line', '-q'], { encoding: 'utf8' }));
+  const ours = crsInfo(2056);
+  assert.equal(ours.name, crs.name);
+  assert.equal(ours.areaName, crs.area);
+  assert.deepEqual(ours.bbox, [crs.bbox.west_longitude, crs.bbox.south_latitude, crs.bbox.east_longitude, crs.bbox.north_latitude]);
+  assert.equal(ours.geodeticCrs, 4150);
+  assert.equal(ours.unit, 'metre');
+  assert.match(ours.exports.proj4 ?? '', /\+proj=somerc .*\+type=crs/);
+  assert.match(ours.exports.wkt ?? '', /^PROJCS\["CH1903\+ \/ LV95"/);
+  const op = JSON.parse(execFileSync('projinfo', ['-k', 'operation', 'EPSG:1676', '-o', 'PROJJSON', '--single-line', '-q'], { encoding: 'utf8' }));
+  const opInfo = operationInfo(1676);
+  assert.equal(opInfo.name, op.name);
+  assert.equal(opInfo.accuracy, Number(op.accuracy));
+  assert.deepEqual(opInfo.towgs84, [674.374, 15.056, 405.346, 0, 0, 0, 0]);
+  assert.equal(opInfo.sourceCrs, 4150);
+  assert.equal(opInfo.targetCrs, 4326);
+  assert.throws(() => crsInfo(999999), /Unknown CRS EPSG:999999/);
+  assert.throws(() => operationInfo(999999), /Unknown operation EPSG:999999/);
+});
