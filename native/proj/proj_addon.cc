@@ -364,17 +364,22 @@ Napi::Value Operations(const Napi::CallbackInfo& info) {
   return out;
 }
 
-// The CRS with a transformation to WGS 84 built in (a BoundCRS), exported like the CRS itself.
+// The CRS with a transformation to WGS 84 (or another hub) built in: a BoundCRS.
+PjPtr boundWith(Napi::Env env, PJ_CONTEXT* ctx, const PJ* crs, const std::string& operationCode) {
+  PjPtr op = requireOperation(env, ctx, operationCode);
+  PjPtr hub(proj_get_target_crs(ctx, op.get()));
+  if (!hub) fail(env, "Operation EPSG:" + operationCode + " has no target CRS");
+  PjPtr bound(proj_crs_create_bound_crs(ctx, crs, hub.get(), op.get()));
+  if (!bound) fail(env, lastError(ctx));
+  return bound;
+}
+
+// A CRS exported with a transformation built in, so the export carries TOWGS84 or its grid.
 Napi::Value BoundExports(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   PJ_CONTEXT* ctx = instance(env).ctx;
   PjPtr crs = requireCrs(env, ctx, info[0].ToString());
-  PjPtr op = requireOperation(env, ctx, info[1].ToString());
-  PjPtr hub(proj_get_target_crs(ctx, op.get()));
-  if (!hub) fail(env, "Operation has no target CRS");
-  PjPtr bound(proj_crs_create_bound_crs(ctx, crs.get(), hub.get(), op.get()));
-  if (!bound) fail(env, lastError(ctx));
-  return exportsOf(env, ctx, bound.get());
+  return exportsOf(env, ctx, boundWith(env, ctx, crs.get(), info[1].ToString()).get());
 }
 
 // ---- transformers ----------------------------------------------------------------------------
@@ -463,13 +468,7 @@ Napi::Value FromOperation(const Napi::CallbackInfo& info) {
 // Source and target CRSs turned into BoundCRSs first: with the given operation to WGS 84 (a code),
 // with PROJ's default (true), or left as they are (false); then PROJ's choice between them.
 PjPtr bind(Napi::Env env, PJ_CONTEXT* ctx, PjPtr crs, Napi::Value how) {
-  if (how.IsNumber()) {
-    PjPtr op = requireOperation(env, ctx, how.ToString());
-    PjPtr hub(proj_get_target_crs(ctx, op.get()));
-    PjPtr bound(proj_crs_create_bound_crs(ctx, crs.get(), hub.get(), op.get()));
-    if (!bound) fail(env, lastError(ctx));
-    return bound;
-  }
+  if (how.IsNumber()) return boundWith(env, ctx, crs.get(), how.ToString());
   if (how.ToBoolean()) {
     PjPtr bound(proj_crs_create_bound_crs_to_WGS84(ctx, crs.get(), nullptr));
     if (!bound) fail(env, lastError(ctx));
