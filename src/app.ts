@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { coordinatesRoutes, coordinatesSchemas, epsgVersion } from './coordinates/routes.js';
+import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { AccountStore } from './keys/accounts.js';
 import { runAdmin, type AdminRequest } from './keys/admin.js';
 import { keysMigrations } from './keys/migrations.js';
@@ -136,7 +136,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const details = { epsg: epsgVersion() };
   await publicApp.register(healthRoutes, { db, details });
   await publicApp.register(pingRoute, { gate });
-  await publicApp.register(coordinatesRoutes, { gate });
+  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry() });
   await adminApp.register(keyManagementRoutes, { accounts: meridian.accounts, keys: meridian.keys });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details });
   await publicApp.ready();

@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
 import { projInfo } from './proj.js';
+import { MAX_QUERY_LENGTH, QueryError } from './query.js';
+import { loadRegistry, type Registry } from './registry.js';
+import { search } from './search.js';
 import { maxTuples, parseCoordinates, parseOperations, PlanCache, TransformError, transformPoints } from './transform.js';
 
 const xyzSchema = {
@@ -21,7 +24,66 @@ export const transformResultSchema = {
   },
 } as const;
 
-export const coordinatesSchemas = [xyzSchema, transformResultSchema];
+const id = {
+  $id: 'Id',
+  type: 'object',
+  required: ['authority', 'code'],
+  properties: { authority: { type: 'string' }, code: { type: 'integer' } },
+} as const;
+
+const exportItem = {
+  $id: 'ExportItem',
+  type: ['object', 'null'],
+  properties: { proj4: { type: ['string', 'null'] }, wkt: { type: ['string', 'null'] } },
+} as const;
+
+const bbox = { type: ['array', 'null'], items: { type: 'number' }, description: '[min_lon, min_lat, max_lon, max_lat]; min_lon > max_lon when the area crosses the antimeridian' } as const;
+
+const transformationItem = {
+  $id: 'TransformationItem',
+  type: 'object',
+  properties: {
+    accuracy: { type: ['number', 'null'] },
+    area: { type: ['string', 'null'] },
+    bbox,
+    deprecated: { type: 'boolean' },
+    exports: { $ref: 'ExportItem#' },
+    grids: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' } } } },
+    id: { $ref: 'Id#' },
+    name: { type: 'string' },
+    reversible: { type: 'boolean' },
+    target_crs: { anyOf: [{ $ref: 'Id#' }, { type: 'null' }] },
+    unit: { type: ['string', 'null'] },
+    usable: { type: 'boolean' },
+  },
+} as const;
+
+const searchItem = {
+  $id: 'SearchItem',
+  type: 'object',
+  properties: {
+    accuracy: { type: ['number', 'null'], description: 'Metres, of the default transformation to WGS 84' },
+    area: { type: ['string', 'null'] },
+    bbox,
+    default_transformation: { anyOf: [{ $ref: 'Id#' }, { type: 'null' }] },
+    deprecated: { type: 'boolean' },
+    exports: { $ref: 'ExportItem#' },
+    id: { $ref: 'Id#' },
+    kind: { type: 'string' },
+    name: { type: 'string' },
+    transformations: { type: 'array', items: { anyOf: [{ type: 'integer' }, { $ref: 'TransformationItem#' }] } },
+    unit: { type: ['string', 'null'] },
+  },
+} as const;
+
+const searchResult = {
+  $id: 'SearchResult',
+  type: 'object',
+  required: ['results', 'total'],
+  properties: { results: { type: 'array', items: { $ref: 'SearchItem#' } }, total: { type: 'integer' } },
+} as const;
+
+export const coordinatesSchemas = [xyzSchema, transformResultSchema, id, exportItem, transformationItem, searchItem, searchResult];
 
 const srs = (what: string) => ({ type: 'integer', minimum: 1, maximum: 999_999_999, default: 4326, description: `${what} CRS (EPSG code)` });
 
@@ -30,14 +92,66 @@ export function epsgVersion(): string {
   return projInfo().epsgVersion ?? 'unknown';
 }
 
+let registry: Registry | undefined;
+
+/** The registry index, built once per thread at the first server start (it takes a moment). */
+export function sharedRegistry(): Registry {
+  registry ??= loadRegistry();
+  return registry;
+}
+
 /** Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. */
-export async function coordinatesRoutes(app: FastifyInstance, options: { gate: KeyGate }): Promise<void> {
+export async function coordinatesRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: Registry }): Promise<void> {
   const plans = new PlanCache();
   const version = epsgVersion();
   app.addHook('onRequest', options.gate.hook);
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-epsg-version', version);
   });
+
+  app.get<{
+    Params: { query: string };
+    Querystring: { limit: number; offset: number; transformations: boolean; exports: boolean };
+  }>(
+    '/coordinates/search/:query.json',
+    {
+      schema: {
+        tags: ['coordinates'],
+        summary: 'Search coordinate systems',
+        description:
+          'Free text (code, name, aliases, area; case- and accent-insensitive, word prefixes match) and key:value filters: kind, deprecated, code, trans and more (see the README). Defaults: kind:CRS deprecated:0.',
+        params: {
+          type: 'object',
+          required: ['query'],
+          properties: { query: { type: 'string', maxLength: MAX_QUERY_LENGTH } },
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            key: { type: 'string', description: 'API key token' },
+            limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
+            offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
+            transformations: { type: 'boolean', default: false, description: 'Detailed transformations for each CRS' },
+            exports: { type: 'boolean', default: false, description: 'Exports in WKT and Proj4 notations' },
+          },
+        },
+        ...gatedRoute,
+        response: {
+          200: { $ref: 'SearchResult#' },
+          400: { $ref: 'ErrorBody#', description: 'Invalid query or parameters' },
+          ...gatedRoute.response,
+        },
+      },
+    },
+    async (request) => {
+      try {
+        return search(options.registry, { query: request.params.query, ...request.query });
+      } catch (error) {
+        if (error instanceof QueryError) throw new HttpError(400, error.message);
+        throw error;
+      }
+    },
+  );
 
   app.get<{ Params: { coordinates: string }; Querystring: { s_srs: number; t_srs: number; ops?: string } }>(
     '/coordinates/transform/:coordinates.json',

@@ -72,3 +72,52 @@ describe('GET /coordinates/transform/{coordinates}.json', () => {
     assert.deepEqual(response.body, { errors: [{ message: 'Key is missing, invalid or restricted' }] });
   });
 });
+
+describe('GET /coordinates/search/{query}.json', () => {
+  test('finds systems by text and filters, with the spec fields', async () => {
+    const { status, body, headers } = await get('/coordinates/search/swit.json?limit=3');
+    assert.equal(status, 200);
+    assert.equal(headers['x-epsg-version'], projInfo().epsgVersion);
+    assert.ok(body.total >= 3);
+    assert.equal(body.results.length, 3);
+    const first = body.results[0];
+    for (const field of ['accuracy', 'area', 'bbox', 'default_transformation', 'deprecated', 'id', 'kind', 'name', 'transformations', 'unit']) {
+      assert.ok(field in first, field);
+    }
+    assert.match(first.area, /Switzerland/);
+    assert.ok(first.transformations.every((t: unknown) => Number.isInteger(t)));
+  });
+
+  test('details transformations and exports on request', async () => {
+    const { body } = await get('/coordinates/search/code:2056.json?transformations=true&exports=true');
+    const [item] = body.results;
+    assert.equal(item.id.code, 2056);
+    assert.match(item.exports.proj4, /\+type=crs/);
+    assert.match(item.exports.wkt, /TOWGS84/);
+    const first = item.transformations[0];
+    for (const field of ['accuracy', 'area', 'bbox', 'deprecated', 'exports', 'grids', 'id', 'name', 'reversible', 'target_crs', 'unit', 'usable']) {
+      assert.ok(field in first, field);
+    }
+  });
+
+  test('bad parameters and filters are 400 with the error body', async () => {
+    for (const url of [
+      '/coordinates/search/x.json?limit=0',
+      '/coordinates/search/x.json?limit=51',
+      '/coordinates/search/x.json?offset=-1',
+      '/coordinates/search/x.json?transformations=maybe',
+      '/coordinates/search/kind:bogus.json',
+      '/coordinates/search/deprecated:2.json',
+      '/coordinates/search/nosuchkey:1.json',
+      `/coordinates/search/${'a'.repeat(1100)}.json`,
+    ]) {
+      const response = await get(url);
+      assert.equal(response.status, 400, url);
+      assert.equal(typeof response.body.errors[0].message, 'string', url);
+    }
+  });
+
+  test('needs an API key', async () => {
+    assert.equal((await get('/coordinates/search/wgs.json', false)).status, 403);
+  });
+});

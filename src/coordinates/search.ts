@@ -1,0 +1,468 @@
+/**
+ * Coordinate search (`GET /coordinates/search/{query}.json`) over the registry index.
+ *
+ * Matching: every free-text term must match (see query.ts); filters narrow the kinds, the deprecation
+ * state and the related objects. Ranking, best first:
+ *   1. entries whose code equals a free-text term (`4326`), or the `code:` filter;
+ *   2. popular CRSs (`POPULAR_CRS`): by text relevance, then by their place in that list;
+ *   3. everything else: by text relevance, then shorter names (a name that is mostly the query);
+ *   ties by code, then kind. Without free text, popular CRSs come first, then all by code.
+ * Text relevance sums, over the terms, the best place each matches: the code (10), a word of the
+ * name (8 exact, 6 prefix), of an alias (5, 4), of the area (3, 2; one more when the word opens
+ * the area description: "United Kingdom (UK) - ..." is about the UK, "Europe - ...; United
+ * Kingdom; ..." merely includes it).
+ *
+ * Item fields (the spec's names) and the choices behind them:
+ * - `bbox`: `[min_lon, min_lat, max_lon, max_lat]` in degrees. An area that crosses the antimeridian
+ *   keeps its west edge first, so min_lon > max_lon (as GeoJSON, RFC 7946 §5.2): `[170, -50, -170, -30]`
+ *   spans 40° of longitude. null when EPSG gives no area.
+ * - `default_transformation` (CRS kinds only, else null): among PROJ's candidate operations from the
+ *   CRS to WGS 84 (EPSG:4326), best first, the first that can run here, is not a ballpark, and
+ *   contains exactly one EPSG transformation (or concatenated operation): that code. A chain of two
+ *   EPSG transformations (S-JTSK (Ferro) → S-JTSK → WGS 84) cannot be named by one code nor built
+ *   into the CRS, so the next candidate is taken. null when there is none (CRSs on WGS 84 itself,
+ *   vertical CRSs...).
+ * - `accuracy` (metres): for CRSs, that of the default transformation; 0 for CRSs on the datum of
+ *   WGS 84 (nothing to transform); otherwise null. For coordinate operations, their own accuracy
+ *   (conversions: 0). null for other kinds.
+ * - `transformations` (CRS kinds only, else []): EPSG transformations and concatenated operations
+ *   from the CRS's geodetic base CRS to WGS 84 (4326, 4979 or 4978), current ones first, then by code;
+ *   integers, or `TransformationItem`s with `transformations=true`.
+ * - `exports`: present only with `exports=true`; CRS kinds get `{proj4, wkt}` with the default
+ *   transformation built in (TOWGS84 or its grid), other kinds null.
+ * - `TransformationItem.usable`: PROJ can instantiate it and has every grid it needs. `grids[].path`
+ *   is the grid's file name (as PROJ names it), not where this server keeps it.
+ * PROJ-derived data (default transformation, exports, transformation details) is computed on first
+ * use and kept in bounded LRU caches.
+ */
+
+import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
+import { boundExports, crsInfo, operationInfo, operationsBetween, type OperationInfo } from './proj.js';
+import { parseQuery, QueryError, type ParsedQuery } from './query.js';
+import { FIELD, type Bbox, type Registry, type RegistryEntry } from './registry.js';
+
+export interface Id {
+  authority: 'EPSG';
+  code: number;
+}
+
+export interface ExportItem {
+  proj4: string | null;
+  wkt: string | null;
+}
+
+export interface GridFile {
+  path: string;
+}
+
+export interface TransformationItem {
+  accuracy: number | null;
+  area: string | null;
+  bbox: Bbox | null;
+  deprecated: boolean;
+  exports: ExportItem | null;
+  grids: GridFile[];
+  id: Id;
+  name: string;
+  reversible: boolean;
+  target_crs: Id | null;
+  unit: string | null;
+  usable: boolean;
+}
+
+export interface SearchItem {
+  accuracy: number | null;
+  area: string | null;
+  bbox: Bbox | null;
+  default_transformation: Id | null;
+  deprecated: boolean;
+  exports?: ExportItem | null;
+  id: Id;
+  kind: Kind;
+  name: string;
+  transformations: (number | TransformationItem)[];
+  unit: string | null;
+}
+
+export interface SearchOptions {
+  query: string;
+  limit: number;
+  offset: number;
+  transformations: boolean;
+  exports: boolean;
+}
+
+export interface SearchResult {
+  results: SearchItem[];
+  total: number;
+}
+
+export const MAX_LIMIT = 50;
+
+/**
+ * CRSs ranked above the rest, most used first: the global and web defaults, the continental frames,
+ * then the national grids and UTM zones that national mapping agencies publish in and that GIS
+ * software offers as favourites. At most 63 (the rank takes 6 bits of the sort key).
+ */
+export const POPULAR_CRS: readonly number[] = [
+  4326, 3857, 4258, 4269, 4979, 4978, 3395, 3035, 3034, 4267, 5070, 4674, 4283, 7844, 4490, 6668,
+  25832, 25833, 25831, 25830, 32633, 32632, 32631, 32630, 32634, 32635, 32618, 26918,
+  27700, 2056, 2154, 31467, 31468, 28992, 5514, 3006, 3067, 2180, 31370, 3812, 21781, 2100, 3763,
+  23700, 3059, 3346, 3301, 2193, 28355, 7855, 3577, 2263, 3978, 5179, 3414, 2326, 4230, 23030, 4277, 4171,
+];
+
+const WGS84 = 4326;
+const CACHE_SIZE = 2000;
+const NOT_POPULAR = 63;
+
+/** Least recently used entries go first once the cache is full. */
+class Lru<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly capacity: number) {}
+
+  get(key: K): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): V {
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
+    return value;
+  }
+}
+
+interface CrsDetails {
+  defaultTransformation: number | null;
+  accuracy: number | null;
+  exports?: ExportItem;
+  transformations?: TransformationItem[];
+}
+
+/** Per-registry tables for filtering and ranking, and the caches of PROJ-derived data. */
+interface State {
+  kind: Uint8Array;
+  deprecated: Uint8Array;
+  popularity: Uint8Array;
+  nameLength: Uint8Array;
+  /** Entry ids in the order of a query without free text: popular CRSs, then by code. */
+  staticOrder: Uint32Array;
+  /** Sort keys end with the entry id, in a field this wide. */
+  idSpan: number;
+  /** Candidate marks: an entry belongs to the current query when its stamp is the generation. */
+  stamp: Uint32Array;
+  generation: number;
+  relevance: Uint16Array;
+  /** Lowest score among the terms, for the match class. */
+  weakest: Uint8Array;
+  crs: Lru<number, CrsDetails>;
+  operations: Lru<number, OperationInfo>;
+}
+
+const states = new WeakMap<Registry, State>();
+
+function stateOf(registry: Registry): State {
+  const known = states.get(registry);
+  if (known) return known;
+  const n = registry.entries.length;
+  const kindIndex = new Map(KINDS.map((kind, i) => [kind, i]));
+  const popularRank = new Map(POPULAR_CRS.map((code, i) => [code, i]));
+  const state: State = {
+    kind: new Uint8Array(n),
+    deprecated: new Uint8Array(n),
+    popularity: new Uint8Array(n).fill(NOT_POPULAR),
+    nameLength: new Uint8Array(n),
+    staticOrder: new Uint32Array(n),
+    idSpan: 2 ** Math.ceil(Math.log2(n + 1)),
+    stamp: new Uint32Array(n),
+    generation: 0,
+    relevance: new Uint16Array(n),
+    weakest: new Uint8Array(n),
+    crs: new Lru(CACHE_SIZE),
+    operations: new Lru(CACHE_SIZE),
+  };
+  registry.entries.forEach((entry, id) => {
+    state.kind[id] = kindIndex.get(entry.kind)!;
+    state.deprecated[id] = entry.deprecated ? 1 : 0;
+    if (isCrsKind(entry.kind)) state.popularity[id] = popularRank.get(entry.code) ?? NOT_POPULAR;
+    state.nameLength[id] = Math.min(entry.name.length, 255);
+  });
+  const order = Array.from({ length: n }, (_, id) => id).sort((a, b) => state.popularity[a]! - state.popularity[b]! || a - b);
+  state.staticOrder.set(order);
+  states.set(registry, state);
+  return state;
+}
+
+// ---- matching ------------------------------------------------------------------------------------
+
+/** Score of a word match by where the word is, and whether the term is the whole word. */
+const WORD_SCORE = (() => {
+  const table = new Uint8Array(64);
+  for (let field = 0; field < 32; field++) {
+    for (const exact of [0, 1]) {
+      let score = 0;
+      if (field & FIELD.CODE && exact) score = 12;
+      if (field & FIELD.NAME) score = Math.max(score, exact ? 10 : 8);
+      if (field & FIELD.ALIAS) score = Math.max(score, exact ? 7 : 6);
+      if (field & FIELD.AREA) score = Math.max(score, (exact ? 3 : 2) + (field & FIELD.AREA_LEAD ? 2 : 0));
+      table[field * 2 + exact] = score;
+    }
+  }
+  return table;
+})();
+
+/** Match class of a term's score: 0 the entry is about it, 1 its area merely covers it. */
+const matchClass = (score: number): number => (score >= 4 ? 0 : 1);
+
+interface TermRange {
+  term: string;
+  /** Word ids `[lo, hi)`: the words the term is a prefix of. */
+  lo: number;
+  hi: number;
+  /** Postings in the range: what generating candidates from this term costs. */
+  cost: number;
+}
+
+function termRange(registry: Registry, term: string): TermRange {
+  const { words, postingStart } = registry.text;
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (words[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  hi = words.length;
+  while (end < hi) {
+    const mid = (end + hi) >>> 1;
+    if (words[mid]!.startsWith(term)) end = mid + 1;
+    else hi = mid;
+  }
+  return { term, lo, hi: end, cost: postingStart[end]! - postingStart[lo]! };
+}
+
+/** Best score of a term among an entry's words (0: no match). Its words are sorted by id. */
+function entryTermScore(registry: Registry, entry: number, range: TermRange): number {
+  const { entryStart, entryWord, entryField, words } = registry.text;
+  let lo = entryStart[entry]!;
+  let hi = entryStart[entry + 1]!;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entryWord[mid]! < range.lo) lo = mid + 1;
+    else hi = mid;
+  }
+  let best = 0;
+  for (let i = lo; i < entryStart[entry + 1]! && entryWord[i]! < range.hi; i++) {
+    const exact = words[entryWord[i]!]!.length === range.term.length ? 1 : 0;
+    best = Math.max(best, WORD_SCORE[entryField[i]! * 2 + exact]!);
+  }
+  return best;
+}
+
+/** The filters that name related objects, as the (ascending) entry id lists they select. */
+function relatedFilters(registry: Registry, query: ParsedQuery): (readonly number[])[] {
+  const lists: (readonly number[])[] = [];
+  const pairs: [number | null, ReadonlyMap<number, readonly number[]>][] = [
+    [query.code, registry.byCode],
+    [query.trans, registry.byTransformation],
+    [query.datum, registry.byDatum],
+    [query.ellipsoid, registry.byEllipsoid],
+    [query.method, registry.byMethod],
+    [query.areaCode, registry.byArea],
+  ];
+  for (const [value, index] of pairs) if (value !== null) lists.push(index.get(value) ?? []);
+  return lists;
+}
+
+/** The ids in both lists (both ascending). */
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const both: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      both.push(a[i]!);
+      i++;
+      j++;
+    }
+  }
+  return both;
+}
+
+/** Entry ids matching the query, best first. */
+function rank(registry: Registry, query: ParsedQuery): Uint32Array {
+  const state = stateOf(registry);
+  const allowedKind = new Uint8Array(KINDS.length);
+  KINDS.forEach((kind, i) => (allowedKind[i] = query.kinds.has(kind) ? 1 : 0));
+  const wantDeprecated = query.deprecated === 'only' ? 1 : 0;
+  const passes = (id: number) =>
+    allowedKind[state.kind[id]!] === 1 && (query.deprecated === 'include' || state.deprecated[id] === wantDeprecated);
+
+  const related = relatedFilters(registry, query);
+  if (related.length === 0 && query.terms.length === 0) return state.staticOrder.filter(passes);
+
+  const ranges = query.terms.map((term) => termRange(registry, term)).sort((a, b) => a.cost - b.cost);
+  if (ranges.some((range) => range.cost === 0)) return new Uint32Array(0);
+
+  const generation = (state.generation = (state.generation + 1) >>> 0 || 1);
+  let candidates: number[] = [];
+  let checked = ranges;
+  if (related.length > 0) {
+    candidates = related.reduce(intersect).filter(passes);
+    for (const id of candidates) {
+      state.relevance[id] = 0;
+      state.weakest[id] = 255;
+    }
+  } else {
+    // The cheapest term generates candidates from its postings; the others are checked per candidate.
+    const [driver] = ranges as [TermRange];
+    checked = ranges.slice(1);
+    const { postingStart, postingEntry, postingField, words } = registry.text;
+    for (let word = driver.lo; word < driver.hi; word++) {
+      const exact = words[word]!.length === driver.term.length ? 1 : 0;
+      for (let p = postingStart[word]!; p < postingStart[word + 1]!; p++) {
+        const id = postingEntry[p]!;
+        const score = WORD_SCORE[postingField[p]! * 2 + exact]!;
+        if (score === 0 || !passes(id)) continue;
+        if (state.stamp[id] !== generation) {
+          state.stamp[id] = generation;
+          state.relevance[id] = score;
+          state.weakest[id] = score;
+          candidates.push(id);
+        } else if (score > state.relevance[id]!) {
+          state.relevance[id] = score;
+          state.weakest[id] = score;
+        }
+      }
+    }
+  }
+  for (const range of checked) {
+    candidates = candidates.filter((id) => {
+      const score = entryTermScore(registry, id, range);
+      state.relevance[id] = state.relevance[id]! + score;
+      state.weakest[id] = Math.min(state.weakest[id]!, score);
+      return score > 0;
+    });
+  }
+
+  const codes = new Set(query.terms.filter((term) => /^[0-9]+$/.test(term)).map(Number));
+  if (query.code !== null) codes.add(query.code);
+  const withText = query.terms.length > 0 ? 1 : 0;
+  const keys = new Float64Array(candidates.length);
+  candidates.forEach((id, i) => {
+    const exact = codes.has(registry.entries[id]!.code) ? 0 : 1;
+    const weakest = withText * matchClass(state.weakest[id]!);
+    const popularity = state.popularity[id]!;
+    const group = popularity === NOT_POPULAR ? 1 : 0;
+    const relevance = 255 - Math.min(state.relevance[id]!, 255);
+    const nameLength = withText * group * state.nameLength[id]!;
+    const major = (exact * 2 + weakest) * 2 + group;
+    keys[i] = (((major * 256 + relevance) * 64 + popularity) * 256 + nameLength) * state.idSpan + id;
+  });
+  keys.sort();
+  return Uint32Array.from(keys, (key) => key % state.idSpan);
+}
+
+// ---- items ---------------------------------------------------------------------------------------
+
+const epsg = (code: number): Id => ({ authority: 'EPSG', code });
+
+/** PROJ cannot build every registry object (unsupported methods): such data is reported as absent. */
+function attempt<T>(compute: () => T): T | null {
+  try {
+    return compute();
+  } catch {
+    return null;
+  }
+}
+
+function crsDetails(registry: Registry, state: State, entry: RegistryEntry): CrsDetails {
+  const cached = state.crs.get(entry.code);
+  if (cached) return cached;
+  const candidates = attempt(() => operationsBetween(entry.code, WGS84)) ?? [];
+  const best = candidates.find((operation) => operation.instantiable && !operation.ballpark && operation.transformations.length === 1);
+  const onWgs84 = entry.datum !== null && entry.datum === registry.crs.get(WGS84)?.datum;
+  return state.crs.set(entry.code, {
+    defaultTransformation: best?.transformations[0] ?? null,
+    accuracy: best ? best.accuracy : onWgs84 ? 0 : null,
+  });
+}
+
+function crsExports(entry: RegistryEntry, details: CrsDetails): ExportItem {
+  if (!details.exports) {
+    const bound = details.defaultTransformation === null ? null : attempt(() => boundExports(entry.code, details.defaultTransformation!));
+    details.exports = bound ?? attempt(() => crsInfo(entry.code).exports) ?? { proj4: null, wkt: null };
+  }
+  return details.exports;
+}
+
+function transformationItems(registry: Registry, state: State, entry: RegistryEntry, codes: readonly number[], details: CrsDetails): TransformationItem[] {
+  if (!details.transformations) {
+    details.transformations = codes.map((code) => {
+      const own = registry.byCode.get(code)?.map((id) => registry.entries[id]!).find((found) => familyOf(found.kind) === 'COORDOP');
+      const info = state.operations.get(code) ?? attempt(() => state.operations.set(code, operationInfo(code)));
+      const target = own?.targetCrs ?? info?.targetCrs ?? null;
+      return {
+        accuracy: own?.accuracy ?? info?.accuracy ?? null,
+        area: own?.area ?? info?.areaName ?? null,
+        bbox: own?.bbox ?? info?.bbox ?? null,
+        deprecated: own?.deprecated ?? info?.deprecated ?? false,
+        exports: attempt(() => boundExports(entry.code, code)),
+        grids: (info?.grids ?? []).map((grid) => ({ path: grid.name ?? grid.path ?? '' })),
+        id: epsg(code),
+        name: own?.name ?? info?.name ?? '',
+        reversible: info?.reversible ?? false,
+        target_crs: target === null ? null : epsg(target),
+        unit: target === null ? null : (registry.crs.get(target)?.unit ?? null),
+        usable: info !== null && info.instantiable && info.grids.every((grid) => grid.available),
+      };
+    });
+  }
+  return details.transformations;
+}
+
+function item(registry: Registry, state: State, entry: RegistryEntry, options: SearchOptions): SearchItem {
+  const crs = isCrsKind(entry.kind);
+  const details = crs ? crsDetails(registry, state, entry) : null;
+  const codes = crs && entry.baseCrs !== null ? (registry.toWgs84.get(entry.baseCrs) ?? []) : [];
+  const result: SearchItem = {
+    accuracy: details ? details.accuracy : entry.accuracy,
+    area: entry.area,
+    bbox: entry.bbox,
+    default_transformation: details && details.defaultTransformation !== null ? epsg(details.defaultTransformation) : null,
+    deprecated: entry.deprecated,
+    id: epsg(entry.code),
+    kind: entry.kind,
+    name: entry.name,
+    transformations: details && options.transformations ? transformationItems(registry, state, entry, codes, details) : [...codes],
+    unit: entry.unit,
+  };
+  if (options.exports) result.exports = details ? crsExports(entry, details) : null;
+  return result;
+}
+
+function checkPaging(limit: number, offset: number): void {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new QueryError(`limit must be an integer from 1 to ${MAX_LIMIT}`);
+  if (!Number.isSafeInteger(offset) || offset < 0) throw new QueryError('offset must be an integer >= 0');
+}
+
+/**
+ * Runs a search query; throws `QueryError` for a query or paging the client got wrong. Items share
+ * cached data (bboxes, exports, transformation details): treat them as read-only.
+ */
+export function search(registry: Registry, options: SearchOptions): SearchResult {
+  checkPaging(options.limit, options.offset);
+  const ordered = rank(registry, parseQuery(options.query));
+  const state = stateOf(registry);
+  const page = ordered.subarray(Math.min(options.offset, ordered.length), Math.min(options.offset + options.limit, ordered.length));
+  return {
+    results: Array.from(page, (id) => item(registry, state, registry.entries[id]!, options)),
+    total: ordered.length,
+  };
+}

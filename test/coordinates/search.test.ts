@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { familyOf } from '../../src/coordinates/kinds.js';
+import { operationInfo } from '../../src/coordinates/proj.js';
+import { QueryError } from '../../src/coordinates/query.js';
+import { loadRegistry } from '../../src/coordinates/registry.js';
+import { POPULAR_CRS, search, type SearchItem, type SearchOptions, type TransformationItem } from '../../src/coordinates/search.js';
+
+const registry = loadRegistry();
+
+const find = (query: string, options: Partial<SearchOptions> = {}) =>
+  search(registry, { query, limit: 10, offset: 0, transformations: false, exports: false, ...options });
+const codes = (items: SearchItem[]) => items.map((item) => item.id.code);
+
+/** Every result of a query, page after page. */
+function all(query: string, limit = 50): SearchItem[] {
+  const items: SearchItem[] = [];
+  for (let offset = 0; ; offset += limit) {
+    const page = find(query, { limit, offset });
+    items.push(...page.results);
+    if (page.results.length < limit) return items;
+  }
+}
+
+const ITEM_FIELDS = ['accuracy', 'area', 'bbox', 'default_transformation', 'deprecated', 'id', 'kind', 'name', 'transformations', 'unit'];
+const TRANSFORMATION_FIELDS = ['accuracy', 'area', 'bbox', 'deprecated', 'exports', 'grids', 'id', 'name', 'reversible', 'target_crs', 'unit', 'usable'];
+
+test('the documented example queries find what they describe', () => {
+  const finland = find('finland deprecated:* kind:*', { limit: 50 });
+  assert.ok(finland.total > 50);
+  assert.ok(new Set(finland.results.map((item) => familyOf(item.kind))).size > 2, 'several families');
+  assert.equal(finland.results[0]!.id.code, 3067);
+
+  const uk = find('United Kingdom');
+  assert.equal(uk.results[0]!.id.code, 27700);
+  assert.match(uk.results[0]!.area ?? '', /^United Kingdom/);
+
+  const mercator = find('mercator deprecated:1', { limit: 50 });
+  assert.ok(mercator.total > 0);
+  assert.ok(mercator.results.every((item) => item.deprecated));
+
+  for (const query of ['code:4326', '4326', 'EPSG:4326']) {
+    const result = find(query);
+    assert.deepEqual(result.results[0]!.id, { authority: 'EPSG', code: 4326 }, query);
+    assert.equal(result.results[0]!.kind, 'CRS-GEOGCRS');
+  }
+  assert.equal(find('code:4326').total, 1);
+
+  const swiss = find('swit');
+  assert.equal(swiss.results[0]!.id.code, 2056);
+  assert.ok(swiss.results.slice(0, 2).every((item) => /Switzerland/.test(item.area ?? '')));
+});
+
+test('an exact code comes first, whatever its kind', () => {
+  const result = find('kind:* 1024', { limit: 50 });
+  const exact = registry.byCode.get(1024)!.filter((id) => !registry.entries[id]!.deprecated).length;
+  assert.ok(exact > 3);
+  assert.deepEqual(codes(result.results.slice(0, exact)), Array(exact).fill(1024));
+  assert.notEqual(result.results[exact]?.id.code, 1024);
+  assert.equal(find('wgs 84 4326').results[0]!.id.code, 4326);
+});
+
+test('popular systems rank above obscure ones', () => {
+  assert.equal(find('WGS 84').results[0]!.id.code, 4326);
+  assert.ok(codes(find('mercator').results.slice(0, 3)).includes(3857));
+  assert.ok(codes(find('web mercator').results).includes(3857));
+  assert.deepEqual(codes(find('').results.slice(0, 3)), POPULAR_CRS.slice(0, 3));
+  for (const code of POPULAR_CRS) {
+    const entry = registry.crs.get(code);
+    assert.ok(entry && !entry.deprecated, `EPSG:${code} is a current CRS`);
+  }
+  assert.equal(new Set(POPULAR_CRS).size, POPULAR_CRS.length);
+  assert.ok(POPULAR_CRS.length <= 63);
+});
+
+test('kind: selects kinds and families', () => {
+  const datums = find('kind:DATUM', { limit: 50 });
+  assert.ok(datums.results.every((item) => item.kind.startsWith('DATUM-')));
+  assert.equal(datums.total, ['DATUM-GEODDAT', 'DATUM-DYNGEODDA', 'DATUM-ENSEMDAT', 'DATUM-VERTDAT', 'DATUM-ENGDAT']
+    .map((kind) => registry.entries.filter((entry) => entry.kind === kind && !entry.deprecated).length)
+    .reduce((a, b) => a + b, 0));
+  assert.ok(find('kind:CRS-PROJCRS utm', { limit: 50 }).results.every((item) => item.kind === 'CRS-PROJCRS'));
+  assert.ok(find('kind:ELLIPSOID bessel').results.every((item) => item.kind === 'ELLIPSOID'));
+  assert.ok(find('etrs89', { limit: 50 }).results.every((item) => item.kind.startsWith('CRS-')));
+  assert.ok(find('kind:COORDOP-POIMOTO deprecated:*').total > 0);
+});
+
+test('deprecated objects are left out unless asked for', () => {
+  assert.ok(all('mercator').every((item) => !item.deprecated));
+  const only = all('mercator deprecated:1');
+  assert.ok(only.length > 0 && only.every((item) => item.deprecated));
+  assert.equal(find('mercator deprecated:*').total, find('mercator').total + only.length);
+  assert.ok(codes(only).includes(3785));
+});
+
+test('text matches regardless of case and accents, and by word prefix', () => {
+  const reference = find('reunion', { limit: 50 });
+  assert.ok(reference.total > 0);
+  for (const query of ['Réunion', 'RÉUNION', 'réunion', 'REUNION']) assert.deepEqual(find(query, { limit: 50 }), reference, query);
+  const whole = new Set(codes(all('switzerland')));
+  const prefix = codes(all('swit'));
+  assert.ok(whole.size > 0 && [...whole].every((code) => prefix.includes(code)));
+  assert.deepEqual(codes(find('lv95').results).slice(0, 1), [2056]);
+  assert.ok(codes(find('wgs84').results).includes(4326), 'adjacent words run together');
+});
+
+test('pages concatenate to the whole ordered list, with an exact total', () => {
+  for (const query of ['swit', 'kind:AREA,ELLIPSOID,DATUM a deprecated:*']) {
+    const whole = all(query, 50);
+    const first = find(query, { limit: 1 });
+    assert.equal(first.total, whole.length, query);
+    assert.equal(new Set(whole.map((item) => `${item.kind}:${item.id.code}`)).size, whole.length);
+    assert.deepEqual(all(query, 7), whole, query);
+    const beyond = find(query, { offset: whole.length + 5 });
+    assert.deepEqual(beyond, { results: [], total: whole.length });
+  }
+});
+
+test('bad paging is a QueryError', () => {
+  for (const [limit, offset] of [[0, 0], [51, 0], [1.5, 0], [Number.NaN, 0], [10, -1], [10, 0.5], [10, Number.POSITIVE_INFINITY]]) {
+    assert.throws(() => find('wgs', { limit, offset }), QueryError, `${limit} ${offset}`);
+  }
+  assert.throws(() => find('kind:NOPE'), QueryError);
+});
+
+test('bboxes are [min_lon, min_lat, max_lon, max_lat], west first across the antimeridian', () => {
+  assert.deepEqual(find('code:2056').results[0]!.bbox, [5.96, 45.82, 10.49, 47.81]);
+  const alaska = find('code:3338').results[0]!.bbox!;
+  assert.deepEqual(alaska, [172.42, 51.3, -129.99, 71.4]);
+  for (const query of ['kind:* deprecated:* alaska', 'kind:AREA,COORDOP pacific', 'kind:AREA europe', 'fiji']) {
+    for (const item of all(query)) {
+      if (!item.bbox) continue;
+      const [west, south, east, north] = item.bbox;
+      assert.ok(west >= -180 && west <= 180 && east >= -180 && east <= 180, `${item.id.code}`);
+      assert.ok(south >= -90 && north <= 90 && south <= north, `${item.id.code}`);
+    }
+  }
+  assert.ok(all('kind:* deprecated:* fiji').some((item) => item.bbox && item.bbox[0] > item.bbox[2]), 'an area across the antimeridian');
+});
+
+test('CRS items carry the default transformation, its accuracy and the transformations to WGS 84', () => {
+  const lv95 = find('code:2056').results[0]!;
+  assert.deepEqual(Object.keys(lv95).sort(), ITEM_FIELDS);
+  assert.deepEqual(lv95.default_transformation, { authority: 'EPSG', code: 1676 });
+  assert.equal(lv95.accuracy, 1);
+  assert.equal(lv95.unit, 'metre');
+  assert.ok(lv95.transformations.includes(1676));
+  assert.ok(lv95.transformations.every((code) => Number.isInteger(code)));
+
+  const wgs84 = find('code:4326').results[0]!;
+  assert.deepEqual([wgs84.default_transformation, wgs84.accuracy, wgs84.transformations, wgs84.unit], [null, 0, [], 'degree']);
+  assert.equal(find('code:3857').results[0]!.accuracy, 0);
+
+  // PROJ's best from S-JTSK (Ferro) is a chain of two EPSG transformations: no single code names it.
+  const ferro = find('code:2065').results[0]!;
+  assert.notEqual(ferro.default_transformation?.code, 1884);
+
+  const operation = find('code:1676 kind:COORDOP').results[0]!;
+  assert.deepEqual(
+    [operation.kind, operation.accuracy, operation.default_transformation, operation.transformations, operation.unit],
+    ['COORDOP-COPTRAN', 1, null, [], 'degree'],
+  );
+});
+
+test('transformations=true details each transformation', () => {
+  const bng = find('code:27700', { transformations: true }).results[0]!;
+  const items = bng.transformations as TransformationItem[];
+  assert.ok(items.length > 3);
+  for (const item of items) {
+    assert.deepEqual(Object.keys(item).sort(), TRANSFORMATION_FIELDS);
+    assert.deepEqual(item.target_crs, { authority: 'EPSG', code: 4326 });
+    assert.equal(item.unit, 'degree');
+    const info = operationInfo(item.id.code);
+    assert.equal(item.name, info.name);
+    assert.equal(item.reversible, info.reversible);
+    assert.equal(item.usable, info.instantiable && info.grids.every((grid) => grid.available));
+    assert.deepEqual(item.grids.map((grid) => grid.path), info.grids.map((grid) => grid.name));
+    assert.match(item.exports?.proj4 ?? '', /\+type=crs/);
+    assert.match(item.exports?.proj4 ?? '', /\+towgs84=|\+nadgrids=/);
+  }
+  const helmert = items.find((item) => item.id.code === 1314)!;
+  assert.equal(helmert.usable, true);
+  assert.deepEqual(helmert.grids, []);
+  assert.ok(items.some((item) => item.grids.length > 0), 'a grid-based transformation');
+});
+
+test('exports=true adds proj4 and WKT1 with the default transformation built in', () => {
+  const lv95 = find('code:2056', { exports: true }).results[0]!;
+  assert.deepEqual(Object.keys(lv95).sort(), [...ITEM_FIELDS, 'exports'].sort());
+  assert.match(lv95.exports?.proj4 ?? '', /^\+proj=somerc .*\+towgs84=674\.374,15\.056,405\.346.*\+type=crs$/);
+  assert.match(lv95.exports?.wkt ?? '', /^PROJCS\["CH1903\+ \/ LV95",.*TOWGS84\[674\.374,15\.056,405\.346/);
+  assert.match(find('code:4326', { exports: true }).results[0]!.exports?.proj4 ?? '', /^\+proj=longlat \+datum=WGS84 .*\+type=crs$/);
+  assert.equal(find('code:7030 kind:ELLIPSOID', { exports: true }).results[0]!.exports, null);
+  assert.equal('exports' in find('code:2056').results[0]!, false);
+});
+
+test('trans: finds the CRSs that list a transformation; extra keys filter by related objects', () => {
+  const users = all('trans:1676');
+  assert.ok(codes(users).includes(2056) && codes(users).includes(4150));
+  assert.ok(users.every((item) => item.kind.startsWith('CRS-') && item.transformations.includes(1676)));
+  assert.equal(find('trans:999999').total, 0);
+
+  const utm = all('method:9807 datum:6258 kind:CRS-PROJCRS');
+  assert.ok(codes(utm).includes(25832) && codes(utm).includes(25833));
+  assert.ok(utm.every((item) => registry.crs.get(item.id.code)!.datum === 6258));
+  assert.ok(codes(all('area_code:1286')).includes(2056));
+  assert.ok(codes(all('ellipsoid:7004 kind:DATUM')).includes(6150));
+  assert.deepEqual(codes(find('swit area_code:1286').results).slice(0, 1), [2056]);
+});
+
+test('hostile queries either answer or fail with a QueryError', () => {
+  const pieces = fc.constantFrom('kind:', 'code:', 'trans:', 'deprecated:', 'datum:', ':', '*', '1', '4326', 'CRS', 'a', 'é', ' ', '\u0000', '\uDC00', ',');
+  const hostile = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 200 }),
+    fc.array(fc.oneof(pieces, fc.string({ maxLength: 6 })), { maxLength: 25 }).map((parts) => parts.join('')),
+  );
+  fc.assert(
+    fc.property(hostile, fc.oneof(fc.integer({ min: -2, max: 12 }), fc.constantFrom(50, 51)), fc.integer({ min: -2, max: 20_000 }), (query, limit, offset) => {
+      try {
+        const result = search(registry, { query, limit, offset, transformations: false, exports: false });
+        assert.ok(result.results.length <= limit && result.total >= result.results.length);
+      } catch (error) {
+        assert.ok(error instanceof QueryError, String(error));
+      }
+    }),
+    { numRuns: 400 },
+  );
+});
