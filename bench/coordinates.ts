@@ -1,12 +1,16 @@
 /**
- * `npm run bench:coordinates`: transforming 50 points, in-process and through HTTP, against PROJ's
- * own `cs2cs` doing the same points in the same run.
+ * `npm run bench:coordinates`: registry search over a query mix, and transforming 50 points,
+ * in-process and through HTTP, against PROJ's own `cs2cs` doing the same points in the same run.
  *
+ * Search is compared with the straightforward alternative, a `LIKE` scan of proj.db's CRS names
+ * for the same words (no ranking, no filters, CRSs only): the index must beat it by far.
  * cs2cs is measured two ways: one process per 50 points (what a script calling it pays) and one
  * process for many batches (its transformation speed alone, process start-up amortised).
  */
 import { execFileSync } from 'node:child_process';
-import { crsInfo } from '../src/coordinates/proj.js';
+import { crsInfo, queryRegistry } from '../src/coordinates/proj.js';
+import { loadRegistry } from '../src/coordinates/registry.js';
+import { search } from '../src/coordinates/search.js';
 import { parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
 import { createKey, load, median, percentile, saveResults, startInstance } from './instance.js';
 
@@ -66,7 +70,41 @@ function cs2cs(source: number, target: number, tuples: string) {
   return { perProcessMs: perProcess, amortisedMs: amortised };
 }
 
+const queries = [
+  'wgs 84', 'swit', 'United Kingdom', 'mercator deprecated:1', 'code:4326', 'finland deprecated:* kind:*', 'utm zone 32',
+  'etrs89', 'lambert', 'nad83 texas', 'pulkovo', 'kind:DATUM', 'kind:ELLIPSOID bessel', 'japan', 'gda2020', 'rd new',
+  'lv95', 'web mercator', 'kind:COORDOP-COPTRAN ch1903', 'brazil sirgas', 'new zealand', '3857', 'trans:1676', 'ostn',
+];
+
+function searchLatency() {
+  const start = performance.now();
+  const registry = loadRegistry();
+  const loadMs = performance.now() - start;
+  const run = (query: string) => search(registry, { query, limit: 10, offset: 0, transformations: false, exports: false });
+  const cold = queries.map((query) => timeMs(() => run(query)));
+  for (let i = 0; i < 20; i++) queries.forEach(run);
+  const warm = queries.flatMap((query) => Array.from({ length: 50 }, () => timeMs(() => run(query))));
+  const like = (query: string) => {
+    const words = query.split(/[\s:]+/).filter((w) => w.length > 0);
+    const where = words.map(() => 'name LIKE ?').join(' AND ');
+    return queryRegistry(`SELECT auth_name, code, name FROM crs_view WHERE ${where} LIMIT 10`, words.map((w) => `%${w}%`));
+  };
+  const scan = queries.flatMap((query) => Array.from({ length: 5 }, () => timeMs(() => like(query))));
+  return {
+    indexLoadMs: Number(loadMs.toFixed(0)),
+    coldP50Ms: Number(percentile(cold, 50).toFixed(3)),
+    warmP50Ms: Number(percentile(warm, 50).toFixed(4)),
+    warmP95Ms: Number(percentile(warm, 95).toFixed(4)),
+    likeScanP50Ms: Number(percentile(scan, 50).toFixed(3)),
+    warmVsLikeScan: Number((percentile(warm, 50) / percentile(scan, 50)).toFixed(4)),
+  };
+}
+
 async function main() {
+  const searchFigures = searchLatency();
+  console.log(`Search over ${queries.length} queries, in-process (cold: first call, computes PROJ fields)`);
+  console.table([searchFigures]);
+
   const transform = [];
   for (const { label, source, target } of cases) {
     const tuples = fiftyPoints(source, target);
@@ -104,7 +142,7 @@ async function main() {
   }
   console.log('Through HTTP (gate, parsing, JSON), one server process');
   console.table([http]);
-  saveResults('coordinates', { transform, http });
+  saveResults('coordinates', { search: searchFigures, transform, http });
 }
 
 await main();
