@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { familyOf } from '../../src/coordinates/kinds.js';
@@ -226,4 +227,35 @@ test('hostile queries either answer or fail with a QueryError', () => {
     }),
     { numRuns: 400 },
   );
+});
+
+/** What PROJ's own projinfo says of a CRS: name, area, unit of the first axis, deprecation. */
+function projinfo(code: number) {
+  const run = spawnSync('projinfo', [`EPSG:${code}`, '-o', 'PROJJSON', '--single-line'], { encoding: 'utf8' });
+  const json = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
+  const cs = json.coordinate_system ?? json.components?.[0]?.coordinate_system;
+  const unit = cs?.axis?.[0]?.unit;
+  return {
+    name: json.name as string,
+    area: (json.area ?? null) as string | null,
+    unit: (typeof unit === 'string' ? unit : (unit?.name ?? null)) as string | null,
+    deprecated: /object is deprecated/.test(run.stdout + run.stderr),
+  };
+}
+
+test('results of a fixed list of queries agree with projinfo on name, area, unit and deprecation', () => {
+  const queries = ['swit', 'United Kingdom', 'mercator deprecated:1', 'code:4326', 'utm 33', 'netherlands', 'japan plane', 'nad83 texas', 'gda2020', 'etrs89 laea'];
+  let compared = 0;
+  for (const query of queries) {
+    for (const item of find(query, { limit: 5 }).results) {
+      const peer = projinfo(item.id.code);
+      const where = `${query}: EPSG:${item.id.code}`;
+      assert.equal(item.name, peer.name, where);
+      assert.equal(item.area, peer.area, where);
+      assert.equal(item.unit, peer.unit, where);
+      assert.equal(item.deprecated, peer.deprecated, where);
+      compared++;
+    }
+  }
+  assert.ok(compared >= 40, `compared ${compared}`);
 });
