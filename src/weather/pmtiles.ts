@@ -1,0 +1,220 @@
+import { createHash } from 'node:crypto';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { PMTiles, zxyToTileId, type RangeResponse, type Source } from 'pmtiles';
+
+/**
+ * PMTiles v3 archives: a writer (npm has none; the format is small) and a reader on a local file
+ * through the `pmtiles` package. Directories are written uncompressed and tiles as given (PNG or
+ * WebP), clustered in tile-id order; identical tiles are stored once.
+ */
+
+export interface Tile {
+  z: number;
+  x: number;
+  y: number;
+  data: Uint8Array;
+}
+
+export interface ArchiveOptions {
+  tileType: 'png' | 'webp';
+  minZoom: number;
+  maxZoom: number;
+  /** West, south, east, north in degrees. */
+  bounds: [number, number, number, number];
+  center: [number, number, number];
+  metadata: Record<string, unknown>;
+}
+
+const headerLength = 127;
+const rootLimit = 16_384 - headerLength;
+const tileTypes = { png: 2, webp: 4 } as const;
+const compressionNone = 1;
+
+interface Entry {
+  tileId: number;
+  offset: number;
+  length: number;
+  runLength: number;
+}
+
+function pushVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/** A directory as the spec lays it out: count, then id deltas, run lengths, lengths and offsets. */
+function serializeDirectory(entries: readonly Entry[]): Uint8Array {
+  const out: number[] = [];
+  pushVarint(out, entries.length);
+  let lastId = 0;
+  for (const entry of entries) {
+    pushVarint(out, entry.tileId - lastId);
+    lastId = entry.tileId;
+  }
+  for (const entry of entries) pushVarint(out, entry.runLength);
+  for (const entry of entries) pushVarint(out, entry.length);
+  entries.forEach((entry, i) => {
+    const previous = entries[i - 1];
+    // 0 means "right after the previous entry", which keeps clustered archives small.
+    pushVarint(out, previous && entry.offset === previous.offset + previous.length ? 0 : entry.offset + 1);
+  });
+  return Uint8Array.from(out);
+}
+
+/** The root directory, and leaf directories when all entries do not fit in the first 16 KiB. */
+function buildDirectories(entries: readonly Entry[]): { root: Uint8Array; leaves: Uint8Array } {
+  const whole = serializeDirectory(entries);
+  if (whole.length <= rootLimit) return { root: whole, leaves: new Uint8Array(0) };
+  for (let perLeaf = 4096; ; perLeaf *= 2) {
+    const leafParts: Uint8Array[] = [];
+    const pointers: Entry[] = [];
+    let offset = 0;
+    for (let i = 0; i < entries.length; i += perLeaf) {
+      const leaf = serializeDirectory(entries.slice(i, i + perLeaf));
+      pointers.push({ tileId: entries[i]!.tileId, offset, length: leaf.length, runLength: 0 });
+      leafParts.push(leaf);
+      offset += leaf.length;
+    }
+    const root = serializeDirectory(pointers);
+    if (root.length <= rootLimit) return { root, leaves: Buffer.concat(leafParts) };
+  }
+}
+
+function header(fields: {
+  rootOffset: number;
+  rootLength: number;
+  metadataOffset: number;
+  metadataLength: number;
+  leavesOffset: number;
+  leavesLength: number;
+  dataOffset: number;
+  dataLength: number;
+  addressed: number;
+  entries: number;
+  contents: number;
+  options: ArchiveOptions;
+}): Buffer {
+  const b = Buffer.alloc(headerLength);
+  b.write('PMTiles', 0, 'latin1');
+  b.writeUInt8(3, 7);
+  const u64 = [
+    fields.rootOffset, fields.rootLength, fields.metadataOffset, fields.metadataLength, fields.leavesOffset,
+    fields.leavesLength, fields.dataOffset, fields.dataLength, fields.addressed, fields.entries, fields.contents,
+  ];
+  u64.forEach((value, i) => b.writeBigUInt64LE(BigInt(value), 8 + i * 8));
+  const { options } = fields;
+  b.writeUInt8(1, 96);
+  b.writeUInt8(compressionNone, 97);
+  b.writeUInt8(compressionNone, 98);
+  b.writeUInt8(tileTypes[options.tileType], 99);
+  b.writeUInt8(options.minZoom, 100);
+  b.writeUInt8(options.maxZoom, 101);
+  const e7 = (degrees: number) => Math.round(degrees * 1e7);
+  b.writeInt32LE(e7(options.bounds[0]), 102);
+  b.writeInt32LE(e7(options.bounds[1]), 106);
+  b.writeInt32LE(e7(options.bounds[2]), 110);
+  b.writeInt32LE(e7(options.bounds[3]), 114);
+  b.writeUInt8(options.center[2], 118);
+  b.writeInt32LE(e7(options.center[0]), 119);
+  b.writeInt32LE(e7(options.center[1]), 123);
+  return b;
+}
+
+/**
+ * Writes an archive of the given tiles. It is written to a temporary name and renamed into place,
+ * so a reader never sees a half-written archive.
+ */
+export async function writeArchive(file: string, tiles: readonly Tile[], options: ArchiveOptions): Promise<void> {
+  const sorted = tiles
+    .map((tile) => ({ tile, tileId: zxyToTileId(tile.z, tile.x, tile.y) }))
+    .sort((a, b) => a.tileId - b.tileId);
+  const contents = new Map<string, { offset: number; length: number }>();
+  const data: Uint8Array[] = [];
+  const entries: Entry[] = [];
+  let dataLength = 0;
+  for (const { tile, tileId } of sorted) {
+    const digest = createHash('sha256').update(tile.data).digest('hex');
+    let stored = contents.get(digest);
+    if (!stored) {
+      stored = { offset: dataLength, length: tile.data.length };
+      contents.set(digest, stored);
+      data.push(tile.data);
+      dataLength += tile.data.length;
+    }
+    const last = entries.at(-1);
+    if (last && last.offset === stored.offset && last.tileId + last.runLength === tileId) last.runLength++;
+    else entries.push({ tileId, offset: stored.offset, length: stored.length, runLength: 1 });
+  }
+  const { root, leaves } = buildDirectories(entries);
+  const metadata = Buffer.from(JSON.stringify(options.metadata), 'utf8');
+  const rootOffset = headerLength;
+  const metadataOffset = rootOffset + root.length;
+  const leavesOffset = metadataOffset + metadata.length;
+  const dataOffset = leavesOffset + leaves.length;
+  const head = header({
+    rootOffset,
+    rootLength: root.length,
+    metadataOffset,
+    metadataLength: metadata.length,
+    leavesOffset,
+    leavesLength: leaves.length,
+    dataOffset,
+    dataLength,
+    addressed: tiles.length,
+    entries: entries.length,
+    contents: contents.size,
+    options,
+  });
+  const partial = `${file}.partial`;
+  const handle = await open(partial, 'w');
+  try {
+    await handle.writev([head, root, metadata, leaves, ...data]);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(partial, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(partial, file);
+}
+
+/** A `pmtiles` Source over a local file. */
+class LocalFile implements Source {
+  constructor(
+    private readonly path: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  getKey(): string {
+    return this.path;
+  }
+
+  async getBytes(offset: number, length: number): Promise<RangeResponse> {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await this.handle.read(buffer, 0, length, offset);
+    return { data: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + bytesRead) };
+  }
+}
+
+/** An open archive: tiles by z/x/y, null where the archive has none. */
+export interface Archive {
+  tile(z: number, x: number, y: number): Promise<Uint8Array | null>;
+  close(): Promise<void>;
+}
+
+export async function openArchive(file: string): Promise<Archive> {
+  const handle = await open(file, 'r');
+  const archive = new PMTiles(new LocalFile(file, handle));
+  return {
+    async tile(z, x, y) {
+      const found = await archive.getZxy(z, x, y);
+      return found ? new Uint8Array(found.data) : null;
+    },
+    close: () => handle.close(),
+  };
+}

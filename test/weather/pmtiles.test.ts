@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { bytesToHeader } from 'pmtiles';
+import { openArchive, writeArchive, type Tile } from '../../src/weather/pmtiles.js';
+import { tempDir } from '../helpers.js';
+
+const options = {
+  tileType: 'png' as const,
+  minZoom: 0,
+  maxZoom: 3,
+  bounds: [-180, -85, 180, 85] as [number, number, number, number],
+  center: [0, 0, 1] as [number, number, number],
+  metadata: { name: 'test' },
+};
+
+const headerOf = (file: string) => bytesToHeader(Uint8Array.from(readFileSync(file).subarray(0, 127)).buffer);
+
+function pyramid(maxZoom: number, content: (z: number, x: number, y: number) => Uint8Array): Tile[] {
+  const tiles: Tile[] = [];
+  for (let z = 0; z <= maxZoom; z++) {
+    for (let x = 0; x < 2 ** z; x++) for (let y = 0; y < 2 ** z; y++) tiles.push({ z, x, y, data: content(z, x, y) });
+  }
+  return tiles;
+}
+
+test('every tile written is read back by the pmtiles library, and absent tiles are null', async () => {
+  const file = path.join(tempDir(), 'a.pmtiles');
+  const tiles = pyramid(3, (z, x, y) => Buffer.from(`tile ${z}/${x}/${y}`));
+  await writeArchive(file, tiles, options);
+  const archive = await openArchive(file);
+  try {
+    for (const tile of tiles) assert.deepEqual(Buffer.from((await archive.tile(tile.z, tile.x, tile.y))!), Buffer.from(tile.data));
+    assert.equal(await archive.tile(4, 0, 0), null);
+  } finally {
+    await archive.close();
+  }
+  const head = headerOf(file);
+  assert.equal(head.specVersion, 3);
+  assert.equal(head.maxZoom, 3);
+  assert.equal(head.numAddressedTiles, tiles.length);
+  assert.equal(head.tileType, 2);
+});
+
+test('identical tiles are stored once', async () => {
+  const directory = tempDir();
+  const same = pyramid(3, () => Buffer.alloc(1000, 7));
+  await writeArchive(path.join(directory, 'same.pmtiles'), same, options);
+  const size = readFileSync(path.join(directory, 'same.pmtiles')).length;
+  assert.ok(size < 1000 + 1000, `archive of ${size} bytes`);
+  const archive = await openArchive(path.join(directory, 'same.pmtiles'));
+  assert.equal((await archive.tile(3, 5, 6))!.length, 1000);
+  await archive.close();
+});
+
+test('archives too large for one root directory get leaf directories', async () => {
+  const file = path.join(tempDir(), 'big.pmtiles');
+  const tiles = pyramid(7, (z, x, y) => Buffer.from(`${z}/${x}/${y}`));
+  await writeArchive(file, tiles, { ...options, maxZoom: 7 });
+  const head = headerOf(file);
+  assert.ok((head.leafDirectoryLength ?? 0) > 0);
+  assert.ok(head.rootDirectoryLength <= 16384 - 127);
+  const archive = await openArchive(file);
+  for (const [z, x, y] of [[0, 0, 0], [7, 0, 0], [7, 127, 127], [7, 64, 3], [5, 17, 30]] as const) {
+    assert.equal(Buffer.from((await archive.tile(z, x, y))!).toString(), `${z}/${x}/${y}`);
+  }
+  await archive.close();
+});
