@@ -1,0 +1,122 @@
+import sharp from 'sharp';
+import { pixelLatitude, pixelLongitude, tileSize, tilesCovering, type LonLatBounds } from './mercator.js';
+import type { Tile } from './pmtiles.js';
+
+/**
+ * A field on its source grid, ready to be sampled: values in row-major order (`j * width + i`),
+ * NaN where there is no data, and where a lon/lat falls on the grid.
+ */
+export interface GriddedField {
+  width: number;
+  height: number;
+  /** One array per channel (R, then G), converted to the variable's unit. */
+  channels: Float32Array[];
+  /** i continues past the last column into the first (a grid all around the globe). */
+  wrapsI: boolean;
+  bounds: LonLatBounds;
+  /**
+   * Regular lat/lon and Gaussian grids: i depends on longitude alone and j on latitude alone,
+   * which lets a tile compute each once per column and per row.
+   */
+  separable: { column(lon: number): number; row(lat: number): number } | null;
+  /** Fractional (i, j) of any lon/lat, NaN outside the grid. */
+  locate(lon: number, lat: number): { i: number; j: number };
+}
+
+/** Channel value of a data value: `value = min + channel / 255 * (max - min)`, the catalog's decoding. */
+export function quantize(value: number, min: number, max: number): number {
+  const scaled = Math.round(((value - min) / (max - min)) * 255);
+  return scaled < 0 ? 0 : scaled > 255 ? 255 : scaled;
+}
+
+/**
+ * Bilinear interpolation of one channel at (i, j), wrapping i on global grids. Where a neighbour
+ * has no data the nearest point decides, so coastlines of masked fields stay sharp, not NaN-eaten.
+ */
+export function bilinear(field: GriddedField, channel: Float32Array, i: number, j: number): number {
+  const { width, height } = field;
+  if (!(j >= 0 && j <= height - 1)) return Number.NaN;
+  if (!field.wrapsI && !(i >= 0 && i <= width - 1)) return Number.NaN;
+  let i0 = Math.floor(i);
+  const fi = i - i0;
+  const j0 = Math.floor(j);
+  const fj = j - j0;
+  i0 = ((i0 % width) + width) % width;
+  const i1 = field.wrapsI ? (i0 + 1) % width : Math.min(i0 + 1, width - 1);
+  const j1 = Math.min(j0 + 1, height - 1);
+  const a = channel[j0 * width + i0]!;
+  const b = channel[j0 * width + i1]!;
+  const c = channel[j1 * width + i0]!;
+  const d = channel[j1 * width + i1]!;
+  const value = (a * (1 - fi) + b * fi) * (1 - fj) + (c * (1 - fi) + d * fi) * fj;
+  if (!Number.isNaN(value)) return value;
+  const nearest = [a, b, c, d][(fj < 0.5 ? 0 : 2) + (fi < 0.5 ? 0 : 1)]!;
+  return nearest;
+}
+
+/** The RGBA pixels of one 512-px tile, or null when no pixel of it has data. */
+export function renderTile(field: GriddedField, range: { min: number; max: number }, z: number, x: number, y: number): Buffer | null {
+  const pixels = Buffer.alloc(tileSize * tileSize * 4);
+  const columns = new Float64Array(tileSize);
+  const lons = new Float64Array(tileSize);
+  for (let px = 0; px < tileSize; px++) lons[px] = pixelLongitude(x * tileSize + px, z);
+  if (field.separable) for (let px = 0; px < tileSize; px++) columns[px] = field.separable.column(lons[px]!);
+  let any = false;
+  const [first, second] = field.channels;
+  for (let py = 0; py < tileSize; py++) {
+    const lat = pixelLatitude(y * tileSize + py, z);
+    const row = field.separable ? field.separable.row(lat) : 0;
+    for (let px = 0; px < tileSize; px++) {
+      let i: number;
+      let j: number;
+      if (field.separable) {
+        i = columns[px]!;
+        j = row;
+      } else {
+        ({ i, j } = field.locate(lons[px]!, lat));
+      }
+      const r = bilinear(field, first!, i, j);
+      if (Number.isNaN(r)) continue;
+      const g = second ? bilinear(field, second, i, j) : 0;
+      if (Number.isNaN(g)) continue;
+      const at = (py * tileSize + px) * 4;
+      pixels[at] = quantize(r, range.min, range.max);
+      if (second) pixels[at + 1] = quantize(g, range.min, range.max);
+      pixels[at + 3] = 255;
+      any = true;
+    }
+  }
+  return any ? pixels : null;
+}
+
+export type TileFormat = 'png' | 'webp';
+
+/** Both formats are lossless: a lossy codec would corrupt the encoded values. */
+export function encodeTile(pixels: Buffer, format: TileFormat): Promise<Buffer> {
+  const image = sharp(pixels, { raw: { width: tileSize, height: tileSize, channels: 4 } });
+  return format === 'png' ? image.png({ compressionLevel: 6 }).toBuffer() : image.webp({ lossless: true }).toBuffer();
+}
+
+/**
+ * Every tile from zoom 0 to `maxZoom` that holds data. Tiles are encoded a few at a time: sharp
+ * encodes on its own threads while the next tile is sampled.
+ */
+export async function tilePyramid(
+  field: GriddedField,
+  range: { min: number; max: number },
+  maxZoom: number,
+  format: TileFormat,
+): Promise<Tile[]> {
+  const tiles: Tile[] = [];
+  const pending: Promise<void>[] = [];
+  for (let z = 0; z <= maxZoom; z++) {
+    for (const { x, y } of tilesCovering(field.bounds, z)) {
+      const pixels = renderTile(field, range, z, x, y);
+      if (!pixels) continue;
+      pending.push(encodeTile(pixels, format).then((data) => void tiles.push({ z, x, y, data })));
+      if (pending.length >= 4) await Promise.all(pending.splice(0));
+    }
+  }
+  await Promise.all(pending);
+  return tiles;
+}

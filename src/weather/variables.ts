@@ -1,0 +1,140 @@
+/**
+ * Which GRIB2 fields become which catalog variables: a table, so operators can add variables
+ * through configuration. A variable reads one field (or two for vectors: wind u in R, v in G),
+ * converts its unit, and is encoded between a fixed min and max.
+ */
+
+/** Picks messages: GRIB2 discipline, parameter category and number, and the first fixed surface. */
+export interface FieldSelector {
+  discipline: number;
+  category: number;
+  number: number;
+  levelType: number;
+  /** Level value in the surface's unit (2 for 2 m, 10 for 10 m); any when absent. */
+  level?: number;
+}
+
+export interface VariableDefinition {
+  /** Base id; the catalog's `variable_id` is `<id>:<model>`. */
+  id: string;
+  name: string;
+  description: string;
+  unit: string;
+  /** One selector per channel: R, then G. */
+  fields: FieldSelector[];
+  /** value in `unit` = raw * scale + offset. */
+  scale: number;
+  offset: number;
+  min: number;
+  max: number;
+  /**
+   * How time is carried: `instant` fields as they are; `rate` fields are per second and become
+   * per hour; `accumulation` totals are turned into a per-hour rate over their own period, after
+   * subtracting the previous total of the same bucket.
+   */
+  time: 'instant' | 'rate' | 'accumulation';
+}
+
+/** Several definitions may share an id (alternative sources of one variable): the first that matches wins. */
+export const defaultVariables: VariableDefinition[] = [
+  {
+    id: 'temperature-2m',
+    name: 'Temperature 2 m',
+    description: 'Air temperature 2 m above ground',
+    unit: 'C',
+    fields: [{ discipline: 0, category: 0, number: 0, levelType: 103, level: 2 }],
+    scale: 1,
+    offset: -273.15,
+    min: -127,
+    max: 128,
+    time: 'instant',
+  },
+  {
+    id: 'pressure-msl',
+    name: 'Pressure (MSL)',
+    description: 'Air pressure reduced to mean sea level',
+    unit: 'hPa',
+    fields: [{ discipline: 0, category: 3, number: 1, levelType: 101 }],
+    scale: 0.01,
+    offset: 0,
+    min: 900,
+    max: 1080,
+    time: 'instant',
+  },
+  {
+    id: 'wind-10m',
+    name: 'Wind 10 m',
+    description: 'Wind 10 m above ground: eastward (u) in R, northward (v) in G',
+    unit: 'ms',
+    fields: [
+      { discipline: 0, category: 2, number: 2, levelType: 103, level: 10 },
+      { discipline: 0, category: 2, number: 3, levelType: 103, level: 10 },
+    ],
+    scale: 1,
+    offset: 0,
+    min: -75,
+    max: 75,
+    time: 'instant',
+  },
+  {
+    id: 'precipitation-1h',
+    name: 'Precipitation',
+    description: 'Precipitation of all kinds, as a rate per hour',
+    unit: 'mm/h',
+    fields: [{ discipline: 0, category: 1, number: 7, levelType: 1 }],
+    scale: 3600,
+    offset: 0,
+    min: 0,
+    max: 50,
+    time: 'rate',
+  },
+  {
+    id: 'precipitation-1h',
+    name: 'Precipitation',
+    description: 'Precipitation of all kinds, as a rate per hour',
+    unit: 'mm/h',
+    fields: [{ discipline: 0, category: 1, number: 8, levelType: 1 }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 50,
+    time: 'accumulation',
+  },
+  {
+    id: 'cloud_cover-total',
+    name: 'Total cloud cover',
+    description: 'Cloud cover of the entire atmosphere',
+    unit: '%',
+    fields: [{ discipline: 0, category: 6, number: 1, levelType: 10 }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 100,
+    time: 'instant',
+  },
+  {
+    // NCEP files mark the entire atmosphere as its local surface 200.
+    id: 'cloud_cover-total',
+    name: 'Total cloud cover',
+    description: 'Cloud cover of the entire atmosphere',
+    unit: '%',
+    fields: [{ discipline: 0, category: 6, number: 1, levelType: 200 }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 100,
+    time: 'instant',
+  },
+  {
+    id: 'radar-composite',
+    name: 'Radar (composite)',
+    description: "The model's composite reflectivity",
+    unit: 'dBZ',
+    fields: [{ discipline: 0, category: 16, number: 196, levelType: 10 }],
+    scale: 1,
+    offset: 0,
+    min: -20,
+    max: 80,
+    time: 'instant',
+  },
+];
