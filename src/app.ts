@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
@@ -13,6 +14,8 @@ import { controlSocketPath, startControlServer } from './platform/control.js';
 import { healthRoutes, pingRoute } from './platform/health.js';
 import { KeyGate } from './platform/key-gate.js';
 import { platformMigrations } from './platform/migrations.js';
+import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
+import { weatherRoutes } from './weather/routes.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter } from './platform/rate-limit.js';
 import { loadMasterKey, TokenCipher } from './platform/secrets.js';
 import { closeGracefully, createHttpApp, type SharedSchema } from './platform/server.js';
@@ -20,7 +23,7 @@ import type { Database } from './platform/storage/database.js';
 import { migrate } from './platform/storage/migrate.js';
 import { openDatabase } from './platform/storage/open.js';
 
-export const migrations = [...platformMigrations, ...keysMigrations];
+export const migrations = [...platformMigrations, ...keysMigrations, ...weatherMigrations];
 
 /** Everything one Meridian instance holds open: storage and the services built on it. */
 export interface Meridian {
@@ -29,6 +32,9 @@ export interface Meridian {
   accounts: AccountStore;
   keys: ApiKeyStore;
   usage: UsageRecorder;
+  weather: WeatherCatalog;
+  /** Where weather tilesets (PMTiles archives) live. */
+  weatherDirectory: string;
   admin(request: AdminRequest): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -51,6 +57,8 @@ export async function openMeridian(config: Config): Promise<Meridian> {
       accounts,
       keys,
       usage,
+      weather: new WeatherCatalog(db),
+      weatherDirectory: path.join(config.dataDir, 'weather'),
       admin: (request) => runAdmin({ accounts, usage }, request),
       async close() {
         try {
@@ -137,6 +145,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(healthRoutes, { db, details });
   await publicApp.register(pingRoute, { gate });
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry() });
+  await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   await adminApp.register(keyManagementRoutes, { accounts: meridian.accounts, keys: meridian.keys });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details });
   await publicApp.ready();

@@ -22,6 +22,8 @@ export interface Config {
   rateLimit: { requestsPerSecond: number; burst: number };
   usage: { flushIntervalMs: number };
   gate: { cacheSize: number; negativeCacheMs: number };
+  /** Weather: runs kept per model, and the tile format of new tilesets. */
+  weather: { keepRuns: number; tileFormat: 'png' | 'webp' };
 }
 
 export const defaultConfig: Config = {
@@ -38,6 +40,7 @@ export const defaultConfig: Config = {
   rateLimit: { requestsPerSecond: 50, burst: 100 },
   usage: { flushIntervalMs: 5000 },
   gate: { cacheSize: 10000, negativeCacheMs: 2000 },
+  weather: { keepRuns: 1, tileFormat: 'png' },
 };
 
 const nullableString = { type: ['string', 'null'], minLength: 1 };
@@ -82,6 +85,14 @@ const configSchema = {
         negativeCacheMs: { type: 'integer', minimum: 0, maximum: 60000 },
       },
     },
+    weather: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        keepRuns: { type: 'integer', minimum: 1, maximum: 1000 },
+        tileFormat: { enum: ['png', 'webp'] },
+      },
+    },
   },
 } as const;
 
@@ -101,6 +112,8 @@ export const environmentVariables: Record<string, string> = {
   MERIDIAN_RATE_LIMIT_RPS: 'rateLimit.requestsPerSecond',
   MERIDIAN_RATE_LIMIT_BURST: 'rateLimit.burst',
   MERIDIAN_USAGE_FLUSH_MS: 'usage.flushIntervalMs',
+  MERIDIAN_WEATHER_KEEP_RUNS: 'weather.keepRuns',
+  MERIDIAN_WEATHER_TILE_FORMAT: 'weather.tileFormat',
 };
 
 export class ConfigError extends Error {}
@@ -191,6 +204,7 @@ const numericSettings = new Set([
   'rateLimit.requestsPerSecond',
   'rateLimit.burst',
   'usage.flushIntervalMs',
+  'weather.keepRuns',
 ]);
 
 const booleanSettings = new Set(['trustProxy']);

@@ -203,6 +203,9 @@ class LocalFile implements Source {
 
 /** An open archive: tiles by z/x/y, null where the archive has none. */
 export interface Archive {
+  minZoom: number;
+  maxZoom: number;
+  tileType: 'png' | 'webp' | 'other';
   tile(z: number, x: number, y: number): Promise<Uint8Array | null>;
   close(): Promise<void>;
 }
@@ -210,7 +213,17 @@ export interface Archive {
 export async function openArchive(file: string): Promise<Archive> {
   const handle = await open(file, 'r');
   const archive = new PMTiles(new LocalFile(file, handle));
+  let head;
+  try {
+    head = await archive.getHeader();
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   return {
+    minZoom: head.minZoom,
+    maxZoom: head.maxZoom,
+    tileType: head.tileType === tileTypes.png ? 'png' : head.tileType === tileTypes.webp ? 'webp' : 'other',
     async tile(z, x, y) {
       const found = await archive.getZxy(z, x, y);
       return found ? new Uint8Array(found.data) : null;
