@@ -10,9 +10,10 @@ if [ "$major" -lt 20 ]; then
   exit 1
 fi
 
-# Debian packages: PROJ (library, EPSG registry, and cs2cs/projinfo as test peers) and the
-# compiler for Meridian's native PROJ addon.
-packages=(g++ make python3 libproj-dev proj-data proj-bin libsqlite3-dev)
+# Debian packages: PROJ (library, EPSG registry, and cs2cs/projinfo as test peers), the compiler
+# for Meridian's native PROJ addon, real GRIB2 forecasts (python-grib-doc) and ecCodes, the
+# reference GRIB decoder the weather tests compare with.
+packages=(g++ make python3 libproj-dev proj-data proj-bin libsqlite3-dev python-grib-doc libeccodes-tools)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

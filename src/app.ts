@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { AccountStore } from './keys/accounts.js';
-import { runAdmin, type AdminRequest } from './keys/admin.js';
+import { runAdmin, type AdminRequest } from './admin.js';
 import { keysMigrations } from './keys/migrations.js';
 import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
 import { apiKeySettingsSchema } from './keys/settings.js';
@@ -51,15 +51,17 @@ export async function openMeridian(config: Config): Promise<Meridian> {
     const accounts = new AccountStore(db);
     const keys = new ApiKeyStore(db, cipher);
     const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
+    const weather = new WeatherCatalog(db);
+    const weatherDirectory = path.join(config.dataDir, 'weather');
     return {
       config,
       db,
       accounts,
       keys,
       usage,
-      weather: new WeatherCatalog(db),
-      weatherDirectory: path.join(config.dataDir, 'weather'),
-      admin: (request) => runAdmin({ accounts, usage }, request),
+      weather,
+      weatherDirectory,
+      admin: (request) => runAdmin({ config, accounts, usage, weather, weatherDirectory }, request),
       async close() {
         try {
           await usage.close();

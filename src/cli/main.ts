@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, openMeridian } from '../app.js';
-import type { AdminRequest } from '../keys/admin.js';
+import type { AdminRequest } from '../admin.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
@@ -17,6 +18,8 @@ Commands:
   accounts revoke-token TOKEN                revoke a service token
   usage [--account ID] [--key ID] [--since YYYY-MM-DD]
                                              requests per API key per day
+  weather ingest FILE... [--model gfs] [--attribution GFS]
+                                             ingest GRIB2 files as a forecast run of that model
   migrate                                    apply database migrations and exit
 
 Options for every command:
@@ -41,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
         account: { type: 'string' },
         key: { type: 'string' },
         since: { type: 'string' },
+        model: { type: 'string' },
+        attribution: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -49,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const { values, positionals } = parsed;
-  const [command, sub, argument] = positionals;
+  const [command, sub, argument, ...more] = positionals;
   if (values.help || !command) {
     process.stdout.write(`${usage}\n`);
     return command || values.help ? 0 : 2;
@@ -67,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write('Database is up to date\n');
       return 0;
     }
-    const request = adminRequest(command, sub, argument, values);
+    const request = adminRequest(command, sub, argument === undefined ? [] : [argument, ...more], values);
     print(await runAdmin(config, request));
     return 0;
   } catch (error) {
@@ -87,9 +92,23 @@ export async function main(argv: string[]): Promise<number> {
 function adminRequest(
   command: string,
   sub: string | undefined,
-  argument: string | undefined,
-  values: { account?: string | undefined; key?: string | undefined; since?: string | undefined },
+  args: string[],
+  values: {
+    account?: string | undefined;
+    key?: string | undefined;
+    since?: string | undefined;
+    model?: string | undefined;
+    attribution?: string | undefined;
+  },
 ): AdminRequest {
+  const [argument] = args;
+  if (command === 'weather') {
+    if (sub !== 'ingest') throw new UsageError(`Unknown weather command "${sub ?? ''}"`);
+    if (args.length === 0) throw new UsageError('weather ingest needs at least one FILE');
+    const model = values.model ?? 'gfs';
+    if (!/^[a-z0-9_-]{1,32}$/.test(model)) throw new UsageError('--model must be 1 to 32 of a-z, 0-9, _ and -');
+    return { op: 'weather.ingest', files: args.map((file) => path.resolve(file)), model, attribution: values.attribution ?? model.toUpperCase() };
+  }
   if (command === 'usage') {
     return {
       op: 'usage',

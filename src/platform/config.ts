@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
+import type { VariableDefinition } from '../weather/variables.js';
 
 /** Everything Meridian can be configured with. Defaults need no file. */
 export interface Config {
@@ -22,8 +23,11 @@ export interface Config {
   rateLimit: { requestsPerSecond: number; burst: number };
   usage: { flushIntervalMs: number };
   gate: { cacheSize: number; negativeCacheMs: number };
-  /** Weather: runs kept per model, and the tile format of new tilesets. */
-  weather: { keepRuns: number; tileFormat: 'png' | 'webp' };
+  /**
+   * Weather: runs kept per model, the tile format of new tilesets, and variables added to (or
+   * taking precedence over) the built-in table.
+   */
+  weather: { keepRuns: number; tileFormat: 'png' | 'webp'; variables: VariableDefinition[] };
 }
 
 export const defaultConfig: Config = {
@@ -40,10 +44,41 @@ export const defaultConfig: Config = {
   rateLimit: { requestsPerSecond: 50, burst: 100 },
   usage: { flushIntervalMs: 5000 },
   gate: { cacheSize: 10000, negativeCacheMs: 2000 },
-  weather: { keepRuns: 1, tileFormat: 'png' },
+  weather: { keepRuns: 1, tileFormat: 'png', variables: [] },
 };
 
 const nullableString = { type: ['string', 'null'], minLength: 1 };
+
+const selectorSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['discipline', 'category', 'number', 'levelType'],
+  properties: {
+    discipline: { type: 'integer', minimum: 0, maximum: 255 },
+    category: { type: 'integer', minimum: 0, maximum: 255 },
+    number: { type: 'integer', minimum: 0, maximum: 255 },
+    levelType: { type: 'integer', minimum: 0, maximum: 255 },
+    level: { type: 'number' },
+  },
+} as const;
+
+const variableSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'description', 'unit', 'fields', 'scale', 'offset', 'min', 'max', 'time'],
+  properties: {
+    id: { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' },
+    name: { type: 'string', minLength: 1 },
+    description: { type: 'string' },
+    unit: { type: 'string' },
+    fields: { type: 'array', minItems: 1, maxItems: 2, items: selectorSchema },
+    scale: { type: 'number' },
+    offset: { type: 'number' },
+    min: { type: 'number' },
+    max: { type: 'number' },
+    time: { enum: ['instant', 'rate', 'accumulation'] },
+  },
+} as const;
 const port = { type: 'integer', minimum: 0, maximum: 65535 };
 
 const configSchema = {
@@ -91,6 +126,7 @@ const configSchema = {
       properties: {
         keepRuns: { type: 'integer', minimum: 1, maximum: 1000 },
         tileFormat: { enum: ['png', 'webp'] },
+        variables: { type: 'array', items: variableSchema },
       },
     },
   },

@@ -47,6 +47,19 @@ test('accounts create, list, token and revoke-token work without a server', asyn
   assert.match(again.stderr, /No such live service token/);
 });
 
+test('weather ingest publishes a run from GRIB2 files and reports its keyframes', async () => {
+  const ingested = await run(['weather', 'ingest', '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2', '--model', 'gfs', '--attribution', 'GFS']);
+  assert.equal(ingested.code, 0, ingested.stderr);
+  const report = JSON.parse(ingested.stdout);
+  assert.equal(report.runs[0].referenceTime, '2011-01-10T12:00:00.000Z');
+  assert.ok(report.runs[0].keyframes.some((k: { variable_id: string }) => k.variable_id === 'wind-10m:gfs'));
+  const missing = await run(['weather', 'ingest', '/nonexistent.grib2']);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /Cannot read/);
+  const noFile = await run(['weather', 'ingest']);
+  assert.equal(noFile.code, 2);
+});
+
 test('bad usage and bad configuration exit non-zero with a message', async () => {
   const unknown = await run(['frobnicate']);
   assert.equal(unknown.code, 2);

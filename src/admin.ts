@@ -1,14 +1,22 @@
-import { ControlError } from '../platform/control.js';
-import type { AccountStore } from './accounts.js';
-import type { UsageRecorder } from './usage.js';
+import type { AccountStore } from './keys/accounts.js';
+import type { UsageRecorder } from './keys/usage.js';
+import type { Config } from './platform/config.js';
+import { ControlError } from './platform/control.js';
+import type { WeatherCatalog } from './weather/catalog.js';
+import { IngestError, ingestFiles } from './weather/ingest.js';
+import { defaultVariables } from './weather/variables.js';
 
-/** The administrative operations of the `meridian` command, run in-process or through the control socket. */
+/**
+ * The administrative operations of the `meridian` command, across areas, run in-process or, while
+ * a server owns the embedded database, by that server through the control socket.
+ */
 export type AdminRequest =
   | { op: 'accounts.create'; name: string }
   | { op: 'accounts.list' }
   | { op: 'accounts.token'; accountId: string }
   | { op: 'accounts.revoke-token'; token: string }
-  | { op: 'usage'; accountId?: string; keyId?: string; since?: string };
+  | { op: 'usage'; accountId?: string; keyId?: string; since?: string }
+  | { op: 'weather.ingest'; files: string[]; model: string; attribution: string };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
@@ -17,10 +25,15 @@ function checkUuid(what: string, value: string | undefined): void {
   if (value !== undefined && !uuid.test(value)) throw new ControlError(`${what} must be a UUID, got "${value}"`);
 }
 
-export async function runAdmin(
-  services: { accounts: AccountStore; usage: UsageRecorder },
-  request: AdminRequest,
-): Promise<unknown> {
+export interface AdminServices {
+  config: Config;
+  accounts: AccountStore;
+  usage: UsageRecorder;
+  weather: WeatherCatalog;
+  weatherDirectory: string;
+}
+
+export async function runAdmin(services: AdminServices, request: AdminRequest): Promise<unknown> {
   switch (request.op) {
     case 'accounts.create': {
       const name = String(request.name ?? '').trim();
@@ -50,6 +63,22 @@ export async function runAdmin(
       // Counts still in memory belong in the answer.
       await services.usage.flush();
       return services.usage.report(request);
+    }
+    case 'weather.ingest': {
+      if (!Array.isArray(request.files) || request.files.length === 0) throw new ControlError('weather ingest needs at least one FILE');
+      const { weather } = services.config;
+      try {
+        return await ingestFiles(services.weather, services.weatherDirectory, request.files, {
+          model: request.model,
+          attribution: request.attribution,
+          variables: [...weather.variables, ...defaultVariables],
+          format: weather.tileFormat,
+          keepRuns: weather.keepRuns,
+        });
+      } catch (error) {
+        if (error instanceof IngestError) throw new ControlError(error.message);
+        throw error;
+      }
     }
     default:
       throw new ControlError(`Unknown operation ${(request as { op?: unknown }).op}`);
