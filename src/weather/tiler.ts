@@ -54,27 +54,103 @@ export function bilinear(field: GriddedField, channel: Float32Array, i: number, 
   return nearest;
 }
 
+/** Where each pixel column (or row) of a tile falls between two grid columns (or rows). */
+interface Axis {
+  lower: Int32Array;
+  upper: Int32Array;
+  weight: Float32Array;
+  inside: Uint8Array;
+}
+
+function axis(positions: Float64Array, size: number, wraps: boolean): Axis {
+  const n = positions.length;
+  const out: Axis = { lower: new Int32Array(n), upper: new Int32Array(n), weight: new Float32Array(n), inside: new Uint8Array(n) };
+  for (let k = 0; k < n; k++) {
+    const p = positions[k]!;
+    if (Number.isNaN(p) || (!wraps && (p < 0 || p > size - 1))) continue;
+    const floor = Math.floor(p);
+    const lower = ((floor % size) + size) % size;
+    out.lower[k] = lower;
+    out.upper[k] = wraps ? (lower + 1) % size : Math.min(lower + 1, size - 1);
+    out.weight[k] = p - floor;
+    out.inside[k] = 1;
+  }
+  return out;
+}
+
+/**
+ * The separable case (regular lat/lon and Gaussian grids), the common one: each pixel column and
+ * row is placed once, and the inner loop only blends four values.
+ */
+function renderSeparable(field: GriddedField, range: { min: number; max: number }, z: number, x: number, y: number): Buffer | null {
+  const separable = field.separable!;
+  const positions = new Float64Array(tileSize);
+  for (let p = 0; p < tileSize; p++) positions[p] = separable.column(pixelLongitude(x * tileSize + p, z));
+  const columns = axis(positions, field.width, field.wrapsI);
+  for (let p = 0; p < tileSize; p++) positions[p] = separable.row(pixelLatitude(y * tileSize + p, z));
+  const rows = axis(positions, field.height, false);
+  const pixels = Buffer.alloc(tileSize * tileSize * 4);
+  // One 32-bit store per pixel: R (and G) in the low bytes, alpha in the high byte (little-endian).
+  const words = new Uint32Array(pixels.buffer, pixels.byteOffset, tileSize * tileSize);
+  const scale = 255 / (range.max - range.min);
+  const offset = 0.5 - range.min * scale;
+  const width = field.width;
+  const [first, second] = field.channels;
+  let any = false;
+  for (let py = 0; py < tileSize; py++) {
+    if (!rows.inside[py]) continue;
+    const r0 = rows.lower[py]! * width;
+    const r1 = rows.upper[py]! * width;
+    const fj = rows.weight[py]!;
+    const rowStart = py * tileSize;
+    for (let px = 0; px < tileSize; px++) {
+      if (!columns.inside[px]) continue;
+      const i0 = columns.lower[px]!;
+      const i1 = columns.upper[px]!;
+      const fi = columns.weight[px]!;
+      const red = blend(first!, r0, r1, i0, i1, fi, fj);
+      if (red !== red) continue;
+      let word = 0xff000000 | channelByte(red * scale + offset);
+      if (second) {
+        const green = blend(second, r0, r1, i0, i1, fi, fj);
+        if (green !== green) continue;
+        word |= channelByte(green * scale + offset) << 8;
+      }
+      words[rowStart + px] = word;
+      any = true;
+    }
+  }
+  return any ? pixels : null;
+}
+
+/** Bilinear blend of four grid values; where one is missing, the nearest point decides (as `bilinear`). */
+function blend(channel: Float32Array, r0: number, r1: number, i0: number, i1: number, fi: number, fj: number): number {
+  const a = channel[r0 + i0]!;
+  const b = channel[r0 + i1]!;
+  const c = channel[r1 + i0]!;
+  const d = channel[r1 + i1]!;
+  const value = (a + (b - a) * fi) * (1 - fj) + (c + (d - c) * fi) * fj;
+  if (value === value) return value;
+  return fj < 0.5 ? (fi < 0.5 ? a : b) : fi < 0.5 ? c : d;
+}
+
+/** A scaled value, already offset by one half, truncated and clamped to a byte. */
+function channelByte(scaledPlusHalf: number): number {
+  return scaledPlusHalf <= 0 ? 0 : scaledPlusHalf >= 255 ? 255 : scaledPlusHalf | 0;
+}
+
 /** The RGBA pixels of one 512-px tile, or null when no pixel of it has data. */
 export function renderTile(field: GriddedField, range: { min: number; max: number }, z: number, x: number, y: number): Buffer | null {
+  if (field.separable) return renderSeparable(field, range, z, x, y);
   const pixels = Buffer.alloc(tileSize * tileSize * 4);
-  const columns = new Float64Array(tileSize);
   const lons = new Float64Array(tileSize);
   for (let px = 0; px < tileSize; px++) lons[px] = pixelLongitude(x * tileSize + px, z);
-  if (field.separable) for (let px = 0; px < tileSize; px++) columns[px] = field.separable.column(lons[px]!);
   let any = false;
   const [first, second] = field.channels;
   for (let py = 0; py < tileSize; py++) {
     const lat = pixelLatitude(y * tileSize + py, z);
-    const row = field.separable ? field.separable.row(lat) : 0;
     for (let px = 0; px < tileSize; px++) {
-      let i: number;
-      let j: number;
-      if (field.separable) {
-        i = columns[px]!;
-        j = row;
-      } else {
-        ({ i, j } = field.locate(lons[px]!, lat));
-      }
+      const { i, j } = field.locate(lons[px]!, lat);
       const r = bilinear(field, first!, i, j);
       if (Number.isNaN(r)) continue;
       const g = second ? bilinear(field, second, i, j) : 0;
@@ -114,7 +190,8 @@ export async function tilePyramid(
       const pixels = renderTile(field, range, z, x, y);
       if (!pixels) continue;
       pending.push(encodeTile(pixels, format).then((data) => void tiles.push({ z, x, y, data })));
-      if (pending.length >= 4) await Promise.all(pending.splice(0));
+      // Keep the encoder threads fed while this thread samples the next tiles, within a bound.
+      if (pending.length >= 8) await pending.shift();
     }
   }
   await Promise.all(pending);

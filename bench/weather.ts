@@ -1,0 +1,107 @@
+/**
+ * `npm run bench:weather`: GRIB2 decoding against ecCodes on the same files in the same run, and
+ * tiling a 0.25° global field (1440 x 721, as GFS publishes) to zooms 0-4.
+ *
+ * ecCodes is timed with `grib_get -p average`, which decodes every value of every message; it
+ * includes the process start, so a file is also timed with `grib_count` (no decoding) and that
+ * floor is reported beside it.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readGrib } from '../src/weather/grib2.js';
+import { gridGeometry } from '../src/weather/grid.js';
+import { griddedField } from '../src/weather/field.js';
+import { tilePyramid, bilinear, type GriddedField } from '../src/weather/tiler.js';
+import { median, saveResults } from './instance.js';
+
+const samples = '/usr/share/doc/python-grib-doc/examples';
+const files = ['gfs.t12z.pgrbf120.2p5deg.grib2', 'safrica.grib2', 'ecmwf_tigge.grb', 'ds.waveh.bin'];
+
+function timeMs(work: () => void): number {
+  const start = performance.now();
+  work();
+  return performance.now() - start;
+}
+
+function decodeAll(file: string): number {
+  const grib = readGrib(readFileSync(file));
+  let points = 0;
+  for (const message of grib.messages) points += message.values().length;
+  return points;
+}
+
+function decoding() {
+  return files.map((name) => {
+    const file = path.join(samples, name);
+    decodeAll(file);
+    let points = 0;
+    const ours = median(Array.from({ length: 5 }, () => timeMs(() => (points = decodeAll(file)))));
+    const ecCodes = median(Array.from({ length: 5 }, () => timeMs(() => execFileSync('grib_get', ['-p', 'average', file], { maxBuffer: 16 << 20 }))));
+    const floor = median(Array.from({ length: 5 }, () => timeMs(() => execFileSync('grib_count', [file]))));
+    return {
+      file: name,
+      messages: readGrib(readFileSync(file)).messages.length,
+      points,
+      meridianMs: Number(ours.toFixed(1)),
+      ecCodesMs: Number(ecCodes.toFixed(1)),
+      ecCodesStartMs: Number(floor.toFixed(1)),
+      meridianVsEcCodes: Number((ours / ecCodes).toFixed(2)),
+      meridianVsEcCodesLessStart: Number((ours / Math.max(0.1, ecCodes - floor)).toFixed(2)),
+    };
+  });
+}
+
+/** The 2.5° GFS 2 m temperature, interpolated to the 0.25° grid of the operational GFS. */
+function quarterDegreeField(): GriddedField {
+  const grib = readGrib(readFileSync(path.join(samples, 'gfs.t12z.pgrbf120.2p5deg.grib2')));
+  const message = grib.messages.find((m) => m.category === 0 && m.number === 0 && m.level.first?.type === 103 && m.level.first.value === 2)!;
+  const coarse = griddedField(gridGeometry(message), [message.values()]);
+  const width = 1440;
+  const height = 721;
+  const values = new Float32Array(width * height);
+  for (let j = 0; j < height; j++) {
+    for (let i = 0; i < width; i++) {
+      values[j * width + i] = bilinear(coarse, coarse.channels[0]!, i / 10, j / 10) - 273.15;
+    }
+  }
+  const column = (lon: number) => ((((lon % 360) + 360) % 360) / 0.25);
+  const row = (lat: number) => (90 - lat) / 0.25;
+  return {
+    width,
+    height,
+    channels: [values],
+    wrapsI: true,
+    bounds: { west: -180, south: -90, east: 180, north: 90 },
+    separable: { column, row },
+    locate: (lon, lat) => ({ i: column(lon), j: row(lat) }),
+  };
+}
+
+async function tiling() {
+  const field = quarterDegreeField();
+  const results = [];
+  for (const format of ['png', 'webp'] as const) {
+    const times: number[] = [];
+    let tiles = 0;
+    let bytes = 0;
+    for (let round = 0; round < (format === 'png' ? 3 : 1); round++) {
+      const start = performance.now();
+      const pyramid = await tilePyramid(field, { min: -127, max: 128 }, 4, format);
+      times.push(performance.now() - start);
+      tiles = pyramid.length;
+      bytes = pyramid.reduce((sum, tile) => sum + tile.data.length, 0);
+    }
+    results.push({ field: '1440 x 721 global', zooms: '0-4', format, tiles, megabytes: Number((bytes / 1e6).toFixed(1)), ms: Math.round(median(times)) });
+  }
+  return results;
+}
+
+// Tiling first: the decoding runs leave a heap of large arrays behind that would slow it down.
+const tiles = await tiling();
+console.log('Tiling one global field (bilinear, quantised, lossless) to zooms 0-4');
+console.table(tiles);
+const decode = decoding();
+console.log('GRIB2 decoding of every message, against ecCodes (grib_get -p average) in the same run');
+console.table(decode);
+saveResults('weather', { decode, tiles });
