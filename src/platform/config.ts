@@ -27,7 +27,13 @@ export interface Config {
    * Weather: runs kept per model, the tile format of new tilesets, and variables added to (or
    * taking precedence over) the built-in table.
    */
-  weather: { keepRuns: number; tileFormat: 'png' | 'webp'; variables: VariableDefinition[] };
+  weather: {
+    keepRuns: number;
+    tileFormat: 'png' | 'webp';
+    variables: VariableDefinition[];
+    /** Downloading GFS runs: from where, which forecast hours, and how often `serve` looks (0: never). */
+    fetch: { baseUrl: string; resolution: '0p25' | '0p50' | '1p00'; steps: string; intervalMinutes: number };
+  };
 }
 
 export const defaultConfig: Config = {
@@ -44,7 +50,12 @@ export const defaultConfig: Config = {
   rateLimit: { requestsPerSecond: 50, burst: 100 },
   usage: { flushIntervalMs: 5000 },
   gate: { cacheSize: 10000, negativeCacheMs: 2000 },
-  weather: { keepRuns: 1, tileFormat: 'png', variables: [] },
+  weather: {
+    keepRuns: 1,
+    tileFormat: 'png',
+    variables: [],
+    fetch: { baseUrl: 'https://nomads.ncep.noaa.gov/pub/data/nccf/com/gfs/prod', resolution: '0p25', steps: '0-96/1', intervalMinutes: 0 },
+  },
 };
 
 const nullableString = { type: ['string', 'null'], minLength: 1 };
@@ -127,6 +138,16 @@ const configSchema = {
         keepRuns: { type: 'integer', minimum: 1, maximum: 1000 },
         tileFormat: { enum: ['png', 'webp'] },
         variables: { type: 'array', items: variableSchema },
+        fetch: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            baseUrl: { type: 'string', pattern: '^https?://' },
+            resolution: { enum: ['0p25', '0p50', '1p00'] },
+            steps: { type: 'string', pattern: '^\\d{1,3}(-\\d{1,3}(/\\d{1,3})?)?(,\\d{1,3}(-\\d{1,3}(/\\d{1,3})?)?)*$' },
+            intervalMinutes: { type: 'integer', minimum: 0, maximum: 1440 },
+          },
+        },
       },
     },
   },
@@ -150,6 +171,9 @@ export const environmentVariables: Record<string, string> = {
   MERIDIAN_USAGE_FLUSH_MS: 'usage.flushIntervalMs',
   MERIDIAN_WEATHER_KEEP_RUNS: 'weather.keepRuns',
   MERIDIAN_WEATHER_TILE_FORMAT: 'weather.tileFormat',
+  MERIDIAN_WEATHER_FETCH_URL: 'weather.fetch.baseUrl',
+  MERIDIAN_WEATHER_FETCH_STEPS: 'weather.fetch.steps',
+  MERIDIAN_WEATHER_FETCH_INTERVAL: 'weather.fetch.intervalMinutes',
 };
 
 export class ConfigError extends Error {}
@@ -169,19 +193,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const merged: Json = structuredClone(defaultConfig) as unknown as Json;
   const origin = new Map<string, string>();
 
-  if (sources.file) {
-    const fromFile = readConfigFile(sources.file);
-    for (const [key, value] of Object.entries(fromFile)) {
-      const current = merged[key];
-      if (isObject(current) && isObject(value)) {
-        merged[key] = { ...current, ...value };
-        for (const sub of Object.keys(value)) origin.set(`${key}.${sub}`, `config file ${sources.file}`);
-      } else {
-        merged[key] = value;
-        origin.set(key, `config file ${sources.file}`);
-      }
-    }
-  }
+  if (sources.file) mergeInto(merged, readConfigFile(sources.file), '', origin, `config file ${sources.file}`);
   const env = sources.env ?? {};
   for (const [name, setting] of Object.entries(environmentVariables)) {
     const raw = env[name];
@@ -210,6 +222,20 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const config = merged as unknown as Config;
   config.dataDir = path.resolve(config.dataDir);
   return config;
+}
+
+/** Objects merge key by key at every depth; anything else (arrays included) replaces. */
+function mergeInto(target: Json, source: Json, prefix: string, origin: Map<string, string>, where: string): void {
+  for (const [key, value] of Object.entries(source)) {
+    const name = prefix + key;
+    const current = target[key];
+    if (isObject(current) && isObject(value)) {
+      mergeInto(current, value, `${name}.`, origin, where);
+    } else {
+      target[key] = value;
+      origin.set(name, where);
+    }
+  }
 }
 
 function from(origin: Map<string, string>, setting: string): string {
@@ -241,6 +267,7 @@ const numericSettings = new Set([
   'rateLimit.burst',
   'usage.flushIntervalMs',
   'weather.keepRuns',
+  'weather.fetch.intervalMinutes',
 ]);
 
 const booleanSettings = new Set(['trustProxy']);

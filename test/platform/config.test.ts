@@ -22,13 +22,15 @@ test('defaults need no file and no environment', () => {
 });
 
 test('the file overrides defaults, the environment the file, flags the environment', () => {
-  const file = configFile({ port: 9000, host: '0.0.0.0', rateLimit: { burst: 7 }, admin: { port: 9001 } });
+  const file = configFile({ port: 9000, host: '0.0.0.0', rateLimit: { burst: 7 }, admin: { port: 9001 }, weather: { fetch: { intervalMinutes: 30 } } });
   const fromFile = loadConfig({ file });
   assert.equal(fromFile.port, 9000);
   assert.equal(fromFile.rateLimit.burst, 7);
   assert.equal(fromFile.rateLimit.requestsPerSecond, defaultConfig.rateLimit.requestsPerSecond);
   assert.equal(fromFile.admin.port, 9001);
   assert.equal(fromFile.admin.host, '127.0.0.1');
+  assert.equal(fromFile.weather.fetch.intervalMinutes, 30);
+  assert.equal(fromFile.weather.fetch.resolution, defaultConfig.weather.fetch.resolution, 'nested sections merge');
 
   const env = { MERIDIAN_PORT: '9100', DATABASE_URL: 'postgres://db/meridian', MERIDIAN_RATE_LIMIT_RPS: '2.5', MERIDIAN_TRUST_PROXY: 'true' };
   const fromEnv = loadConfig({ file, env });
@@ -60,6 +62,8 @@ test('an invalid setting stops start-up with a message naming it and where it ca
     [{ file: '/nonexistent/meridian.json' }, /Cannot read config file/],
     [{ flags: { port: '-1' } }, /"port".*command-line/],
     [{ env: { MERIDIAN_TRUST_PROXY: 'yes' } }, /"trustProxy".*MERIDIAN_TRUST_PROXY/],
+    [{ env: { MERIDIAN_WEATHER_FETCH_STEPS: '0-96/x' } }, /"weather.fetch.steps".*MERIDIAN_WEATHER_FETCH_STEPS/],
+    [{ file: configFile({ weather: { fetch: { resolution: '0p10' } } }) }, /"weather.fetch.resolution".*config file/],
   ];
   for (const [sources, message] of cases) {
     assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));
