@@ -4,9 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$major" -lt 20 ]; then
-  echo "Meridian needs Node.js 20 or newer (found: $(node --version 2>/dev/null || echo none))" >&2
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 3) ? 0 : 1)' 2>/dev/null; then
+  echo "Meridian needs Node.js 20.3 or newer (found: $(node --version 2>/dev/null || echo none))" >&2
   exit 1
 fi
 

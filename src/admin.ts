@@ -1,9 +1,12 @@
 import type { AccountStore } from './keys/accounts.js';
 import type { UsageRecorder } from './keys/usage.js';
 import type { Config } from './platform/config.js';
+import type { Database } from './platform/storage/database.js';
 import { ControlError } from './platform/control.js';
 import type { WeatherCatalog } from './weather/catalog.js';
+import { FetchError } from './weather/fetch.js';
 import { IngestError, ingestFiles } from './weather/ingest.js';
+import { fetchRun } from './weather/schedule.js';
 import { defaultVariables } from './weather/variables.js';
 
 /**
@@ -16,7 +19,8 @@ export type AdminRequest =
   | { op: 'accounts.token'; accountId: string }
   | { op: 'accounts.revoke-token'; token: string }
   | { op: 'usage'; accountId?: string; keyId?: string; since?: string }
-  | { op: 'weather.ingest'; files: string[]; model: string; attribution: string };
+  | { op: 'weather.ingest'; files: string[]; model: string; attribution: string }
+  | { op: 'weather.fetch'; run: string };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
@@ -27,6 +31,7 @@ function checkUuid(what: string, value: string | undefined): void {
 
 export interface AdminServices {
   config: Config;
+  db: Database;
   accounts: AccountStore;
   usage: UsageRecorder;
   weather: WeatherCatalog;
@@ -80,7 +85,26 @@ export async function runAdmin(services: AdminServices, request: AdminRequest): 
         throw error;
       }
     }
+    case 'weather.fetch': {
+      const run = request.run === 'latest' ? 'latest' : runTime(request.run);
+      try {
+        return (await fetchRun(services, run)) ?? { runs: [], skipped: [], note: 'the latest run is already in the catalog' };
+      } catch (error) {
+        if (error instanceof FetchError || error instanceof IngestError) throw new ControlError(error.message);
+        throw error;
+      }
+    }
     default:
       throw new ControlError(`Unknown operation ${(request as { op?: unknown }).op}`);
   }
+}
+
+/** `YYYYMMDDHH` of a model run (HH 00, 06, 12 or 18). */
+function runTime(text: string): Date {
+  const match = /^(\d{4})(\d{2})(\d{2})(00|06|12|18)$/.exec(text);
+  const time = match ? new Date(Date.UTC(+match[1]!, +match[2]! - 1, +match[3]!, +match[4]!)) : null;
+  if (!time || Number.isNaN(time.getTime()) || time.getUTCDate() !== +match![3]!) {
+    throw new ControlError(`--run must be latest or YYYYMMDDHH with HH 00, 06, 12 or 18, got "${text}"`);
+  }
+  return time;
 }

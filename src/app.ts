@@ -16,6 +16,7 @@ import { KeyGate } from './platform/key-gate.js';
 import { platformMigrations } from './platform/migrations.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
+import { scheduleFetches } from './weather/schedule.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter } from './platform/rate-limit.js';
 import { loadMasterKey, TokenCipher } from './platform/secrets.js';
 import { closeGracefully, createHttpApp, type SharedSchema } from './platform/server.js';
@@ -61,7 +62,7 @@ export async function openMeridian(config: Config): Promise<Meridian> {
       usage,
       weather,
       weatherDirectory,
-      admin: (request) => runAdmin({ config, accounts, usage, weather, weatherDirectory }, request),
+      admin: (request) => runAdmin({ config, db, accounts, usage, weather, weatherDirectory }, request),
       async close() {
         try {
           await usage.close();
@@ -154,6 +155,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await adminApp.ready();
 
   let stopControl: (() => Promise<void>) | undefined;
+  let stopFetching = () => {};
   return {
     public: publicApp,
     admin: adminApp,
@@ -163,6 +165,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       const adminUrl = separateAdmin
         ? await adminApp.listen({ port: config.admin.port!, host: config.admin.host })
         : publicUrl;
+      stopFetching = scheduleFetches(meridian, publicApp.log);
       if (db.kind === 'pglite') {
         stopControl = await startControlServer(controlSocketPath(config.dataDir), (request) =>
           meridian.admin(request as AdminRequest),
@@ -171,6 +174,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       return { public: publicUrl, admin: adminUrl };
     },
     async close() {
+      stopFetching();
       await stopControl?.();
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();

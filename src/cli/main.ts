@@ -20,6 +20,7 @@ Commands:
                                              requests per API key per day
   weather ingest FILE... [--model gfs] [--attribution GFS]
                                              ingest GRIB2 files as a forecast run of that model
+  weather fetch [--run latest|YYYYMMDDHH]     download a GFS run (only the needed fields) and ingest it
   migrate                                    apply database migrations and exit
 
 Options for every command:
@@ -45,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
         key: { type: 'string' },
         since: { type: 'string' },
         model: { type: 'string' },
+        run: { type: 'string' },
         attribution: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -99,9 +101,14 @@ function adminRequest(
     since?: string | undefined;
     model?: string | undefined;
     attribution?: string | undefined;
+    run?: string | undefined;
   },
 ): AdminRequest {
   const [argument] = args;
+  if (command === 'weather' && sub === 'fetch') {
+    if (values.model !== undefined && values.model !== 'gfs') throw new UsageError('weather fetch knows the model gfs only');
+    return { op: 'weather.fetch', run: values.run ?? 'latest' };
+  }
   if (command === 'weather') {
     if (sub !== 'ingest') throw new UsageError(`Unknown weather command "${sub ?? ''}"`);
     if (args.length === 0) throw new UsageError('weather ingest needs at least one FILE');

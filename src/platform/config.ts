@@ -31,7 +31,11 @@ export interface Config {
     keepRuns: number;
     tileFormat: 'png' | 'webp';
     variables: VariableDefinition[];
-    /** Downloading GFS runs: from where, which forecast hours, and how often `serve` looks (0: never). */
+    /**
+     * Downloading GFS runs: from where (NOMADS by default), which forecast hours (hourly 0-96 by
+     * default: about four days of hourly keyframes, as the hosted service offers; NOMADS has hourly
+     * files at 0p25 only, 3-hourly at 0p50 and 1p00), and how often `serve` looks (0: never).
+     */
     fetch: { baseUrl: string; resolution: '0p25' | '0p50' | '1p00'; steps: string; intervalMinutes: number };
   };
 }

@@ -120,6 +120,15 @@ export class WeatherCatalog {
     );
   }
 
+  /** Reference time of the newest run of a model, or null when it has none. */
+  async latestReferenceTime(model: string): Promise<Date | null> {
+    const [row] = await this.db.query<{ reference_time: Date }>(
+      'SELECT reference_time FROM weather_runs WHERE model = $1 ORDER BY reference_time DESC LIMIT 1',
+      [model],
+    );
+    return row?.reference_time ?? null;
+  }
+
   /** The archive of a keyframe, or null when there is no such keyframe. */
   async archiveOf(keyframeId: string): Promise<string | null> {
     const [row] = await this.db.query<{ archive: string }>('SELECT archive FROM weather_keyframes WHERE id = $1', [keyframeId]);
