@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseSteps } from '../../src/weather/schedule.js';
+import { openMeridian } from '../../src/app.js';
+import { parseSteps, scheduleFetches } from '../../src/weather/schedule.js';
+import { cleanUp, testConfig } from '../helpers.js';
 
 test('forecast hours are single hours, ranges and ranges with a step, ascending and once each', () => {
   assert.deepEqual(parseSteps('6'), [6]);
@@ -8,4 +10,33 @@ test('forecast hours are single hours, ranges and ranges with a step, ascending 
   assert.deepEqual(parseSteps('0-12/6,3,12-18/3'), [0, 3, 6, 12, 15, 18]);
   assert.equal(parseSteps('0-96/1').length, 97);
   for (const bad of ['', 'a', '5-1', '0-9/0', '0-9/x', '1,,2']) assert.throws(() => parseSteps(bad), Error, bad);
+});
+
+test('serve looks for runs at once and then every interval; a failed look is logged and the lease released', async () => {
+  const config = testConfig();
+  config.weather.fetch = { ...config.weather.fetch, baseUrl: 'http://127.0.0.1:1/gfs', intervalMinutes: 1 };
+  const meridian = await openMeridian(config);
+  const warnings: string[] = [];
+  const log = { info: () => {}, warn: (_object: object, message: string) => void warnings.push(message) };
+  try {
+    const stop = scheduleFetches(meridian, log);
+    for (let i = 0; i < 100 && warnings.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    stop();
+    assert.deepEqual(warnings, ['weather fetch failed; the next look will try again']);
+    const lease = await meridian.db.query(`SELECT 1 FROM meridian_settings WHERE name = 'weather_fetch_lease'`);
+    assert.equal(lease.length, 0, 'the lease is released after a failed look');
+    const again = scheduleFetches(meridian, log);
+    for (let i = 0; i < 100 && warnings.length === 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    again();
+    assert.equal(warnings.length, 2);
+  } finally {
+    await meridian.close();
+    await cleanUp(config);
+  }
+});
+
+test('no interval, no looking', () => {
+  const config = testConfig();
+  const stop = scheduleFetches({ config, db: null as never, weather: null as never, weatherDirectory: '' }, { info: () => assert.fail(), warn: () => assert.fail() });
+  stop();
 });
