@@ -50,6 +50,7 @@ const inventory: { selector: FieldSelector; name: IdxName }[] = [
   { selector: { discipline: 0, category: 6, number: 1, levelType: 10 }, name: { variable: 'TCDC', level: 'entire atmosphere' } },
   { selector: { discipline: 0, category: 6, number: 1, levelType: 200 }, name: { variable: 'TCDC', level: 'entire atmosphere' } },
   { selector: { discipline: 0, category: 16, number: 196, levelType: 10 }, name: { variable: 'REFC', level: 'entire atmosphere' } },
+  { selector: { discipline: 0, category: 1, number: 39, levelType: 1 }, name: { variable: 'CPOFP', level: 'surface' } },
 ];
 
 /** Selectors without an inventory name are left out: GFS files do not carry them. */

@@ -5,7 +5,7 @@ import { gridSpacing, griddedField } from './field.js';
 import { GribError, readGrib, type GribMessage } from './grib2.js';
 import { gridGeometry } from './grid.js';
 import { zoomForResolution } from './mercator.js';
-import { convert, deaccumulate, type FieldTime } from './series.js';
+import { convert, deaccumulate, fraction, type FieldTime } from './series.js';
 import type { TileFormat } from './tiler.js';
 import { buildKeyframe } from './tileset.js';
 import type { FieldSelector, VariableDefinition } from './variables.js';
@@ -96,7 +96,11 @@ function select(messages: readonly GribMessage[], variables: readonly VariableDe
 /** Values of each keyframe of one variable, after unit conversion and, for totals, de-accumulation. */
 function keyframeValues(candidates: Candidate[]): { candidate: Candidate; channels: Float32Array[] }[] {
   const variable = candidates[0]!.variable;
-  const decoded = candidates.map((candidate) => ({ candidate, channels: candidate.messages.map((m) => convert(m.values(), variable)) }));
+  const decoded = candidates.map((candidate) => {
+    const values = candidate.messages.map((m) => m.values());
+    const channels = variable.combine === 'fraction' ? [convert(fraction(values[0]!, values[1]!), variable)] : values.map((v) => convert(v, variable));
+    return { candidate, channels };
+  });
   if (variable.time !== 'accumulation') return decoded;
   const rates = deaccumulate(decoded.map(({ candidate, channels }) => ({ time: candidate.time, values: channels[0]! })));
   return rates.map((rate) => ({

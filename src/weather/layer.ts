@@ -2,7 +2,7 @@ import { crsInfo } from '../coordinates/proj.js';
 import type { KeyframeRow } from './catalog.js';
 import { mercatorX, mercatorY, originShift, tileSize, type LonLatBounds } from './mercator.js';
 import type { TileFormat } from './tiler.js';
-import type { VariableDefinition } from './variables.js';
+import { channelsOf, type VariableDefinition } from './variables.js';
 
 /**
  * The catalog entry of a variable (spec `CatalogResult`, plus the fields clients of the hosted
@@ -30,7 +30,7 @@ export function buildLayer(input: LayerInput): Record<string, unknown> {
   const { variable, bounds, maxZoom } = input;
   const mercatorBounds = [mercatorX(bounds.west), mercatorY(bounds.south), mercatorX(bounds.east), mercatorY(bounds.north)];
   const worldBounds = [-originShift, -originShift, originShift, originShift];
-  const channels = variable.fields.length === 2 ? 'rg' : 'r';
+  const channels = channelsOf(variable);
   const east = bounds.east < bounds.west ? bounds.east + 360 : bounds.east;
   const center = [((bounds.west + east) / 2 + 540) % 360 - 180, (bounds.south + bounds.north) / 2, Math.min(2, maxZoom)];
   return {

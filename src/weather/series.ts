@@ -20,6 +20,13 @@ export function convert(values: Float32Array, variable: VariableDefinition): Flo
   return out;
 }
 
+/** The first field scaled by the second, a percentage: the frozen part of precipitation, say. */
+export function fraction(values: Float32Array, percent: Float32Array): Float32Array {
+  const out = new Float32Array(values.length);
+  for (let k = 0; k < values.length; k++) out[k] = (values[k]! * Math.max(0, percent[k]!)) / 100;
+  return out;
+}
+
 const hour = 3_600_000;
 
 export interface Accumulation {

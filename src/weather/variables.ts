@@ -33,6 +33,16 @@ export interface VariableDefinition {
    * subtracting the previous total of the same bucket.
    */
   time: 'instant' | 'rate' | 'accumulation';
+  /**
+   * Two fields make one channel instead of R and G: `fraction` scales the first by the second,
+   * a percentage (negative percentages, which some models use for "no precipitation", count as 0).
+   */
+  combine?: 'fraction';
+}
+
+/** Channels a variable's tiles carry: one per field, unless its fields combine into one. */
+export function channelsOf(variable: VariableDefinition): 'r' | 'rg' {
+  return variable.fields.length === 2 && !variable.combine ? 'rg' : 'r';
 }
 
 /** Several definitions may share an id (alternative sources of one variable): the first that matches wins. */
@@ -99,6 +109,22 @@ export const defaultVariables: VariableDefinition[] = [
     min: 0,
     max: 50,
     time: 'accumulation',
+  },
+  {
+    id: 'frozen_precipitation-1h',
+    name: 'Frozen precipitation',
+    description: 'Snow, ice pellets and freezing rain, as a rate per hour: the precipitation rate times its frozen percentage',
+    unit: 'mm/h',
+    fields: [
+      { discipline: 0, category: 1, number: 7, levelType: 1 },
+      { discipline: 0, category: 1, number: 39, levelType: 1 },
+    ],
+    scale: 3600,
+    offset: 0,
+    min: 0,
+    max: 50,
+    time: 'rate',
+    combine: 'fraction',
   },
   {
     id: 'cloud_cover-total',

@@ -97,6 +97,37 @@ test('decoding tile pixels gives the source field, bilinearly interpolated, with
   }
 });
 
+test('frozen precipitation is the precipitation rate times its frozen percentage', async () => {
+  const directory = tempDir();
+  const prate = path.join(directory, 'prate.grib2');
+  const cpofp = path.join(directory, 'cpofp.grib2');
+  execFileSync('grib_copy', ['-w', 'shortName=prate', gfs, prate]);
+  // The sample has no frozen percentage: make one, 50 % everywhere, from the rate's own message.
+  execFileSync('grib_set', ['-d', '50', '-s', 'parameterNumber=39', prate, cpofp]);
+  const frozen = defaultVariables.find((v) => v.id === 'frozen_precipitation-1h')!;
+  const config = testConfig();
+  const isolated = await openMeridian(config);
+  try {
+    const report = await ingestFiles(isolated.weather, isolated.weatherDirectory, [prate, cpofp], { ...options, variables: [frozen] });
+    assert.deepEqual(report.runs[0]!.keyframes.map((k) => k.variable_id), ['frozen_precipitation-1h:gfs']);
+    const [row] = await isolated.weather.latest();
+    const layer = row!.layer as { metadata: { weather_variable: { decoding: { channels: string } } } };
+    assert.equal(layer.metadata.weather_variable.decoding.channels, 'r');
+    const rates = ecCodesField('prate');
+    const opened = await openArchive(path.join(isolated.weatherDirectory, row!.archive));
+    const pixels = await sharp(Buffer.from((await opened.tile(0, 0, 0))!)).raw().toBuffer();
+    await opened.close();
+    for (const [px, py] of [[100, 200], [300, 250], [400, 300], [50, 260]] as const) {
+      const expected = bilinearAt(rates, pixelLongitude(px, 0), pixelLatitude(py, 0)) * 3600 * 0.5;
+      const decoded = (pixels[(py * tileSize + px) * 4]! / 255) * 50;
+      assert.ok(Math.abs(decoded - Math.min(50, expected)) <= 50 / 255 / 2 + 1e-3, `${decoded} vs ${expected}`);
+    }
+  } finally {
+    await isolated.close();
+    await cleanUp(config);
+  }
+});
+
 test('the 3-hourly southern Africa run becomes 25 precipitation keyframes in time order', async () => {
   const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [path.join(samples, 'safrica.grib2')], {
     ...options,
