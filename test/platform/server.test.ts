@@ -29,6 +29,9 @@ test('the OpenAPI document is generated from the route schemas and covers every 
       'GET /ready',
       'GET /ping',
       'GET /coordinates/transform/{coordinates}.json',
+      'GET /coordinates/search/{query}.json',
+      'GET /weather/latest.json',
+      'GET /tiles/{keyframe}/{z}/{x}/{y}.{format}',
     ]) {
       assert.ok(operations.includes(expected), `${expected} missing from ${operations.join(', ')}`);
     }
@@ -37,7 +40,12 @@ test('the OpenAPI document is generated from the route schemas and covers every 
         assert.ok(operation.responses['200'], `${method} ${path} documents its success`);
       }
     }
-    for (const name of ['APIKey', 'APIKeyPage', 'APIKeySettings', 'ErrorBody']) assert.ok(doc.components.schemas[name], name);
+    for (const name of ['APIKey', 'APIKeyPage', 'APIKeySettings', 'ErrorBody', 'SearchResult', 'SearchItem', 'TransformationItem', 'TransformResult']) {
+      assert.ok(doc.components.schemas[name], name);
+    }
+    for (const gated of ['/ping', '/coordinates/search/{query}.json', '/weather/latest.json', '/tiles/{keyframe}/{z}/{x}/{y}.{format}']) {
+      assert.deepEqual(doc.paths[gated]!.get!.security, [{ apiKey: [] }], gated);
+    }
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'serviceToken']);
     assert.deepEqual(doc.paths['/ping']!.get!.security, [{ apiKey: [] }]);
     assert.deepEqual(doc.paths['/v1/api_keys']!.get!.security, [{ serviceToken: [] }]);
