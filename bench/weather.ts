@@ -13,6 +13,7 @@ import { readGrib } from '../src/weather/grib2.js';
 import { gridGeometry } from '../src/weather/grid.js';
 import { griddedField } from '../src/weather/field.js';
 import { tilePyramid, bilinear, type GriddedField } from '../src/weather/tiler.js';
+import { globalField } from '../test/weather/fields.js';
 import { median, saveResults } from './instance.js';
 
 const samples = '/usr/share/doc/python-grib-doc/examples';
@@ -57,25 +58,8 @@ function quarterDegreeField(): GriddedField {
   const grib = readGrib(readFileSync(path.join(samples, 'gfs.t12z.pgrbf120.2p5deg.grib2')));
   const message = grib.messages.find((m) => m.category === 0 && m.number === 0 && m.level.first?.type === 103 && m.level.first.value === 2)!;
   const coarse = griddedField(gridGeometry(message), [message.values()]);
-  const width = 1440;
-  const height = 721;
-  const values = new Float32Array(width * height);
-  for (let j = 0; j < height; j++) {
-    for (let i = 0; i < width; i++) {
-      values[j * width + i] = bilinear(coarse, coarse.channels[0]!, i / 10, j / 10) - 273.15;
-    }
-  }
-  const column = (lon: number) => ((((lon % 360) + 360) % 360) / 0.25);
-  const row = (lat: number) => (90 - lat) / 0.25;
-  return {
-    width,
-    height,
-    channels: [values],
-    wrapsI: true,
-    bounds: { west: -180, south: -90, east: 180, north: 90 },
-    separable: { column, row },
-    locate: (lon, lat) => ({ i: column(lon), j: row(lat) }),
-  };
+  // Grid point (i, j) of the 0.25° grid is point (i / 10, j / 10) of the 2.5° one.
+  return globalField(0.25, (lon, lat) => bilinear(coarse, coarse.channels[0]!, lon / 2.5, (90 - lat) / 2.5) - 273.15);
 }
 
 async function tiling() {

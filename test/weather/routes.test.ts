@@ -2,28 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { buildKeyframe } from '../../src/weather/tileset.js';
-import type { GriddedField } from '../../src/weather/tiler.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { newAccount, startTestServer, type TestServer } from '../helpers.js';
-
-/** A 1° global grid from 0°E, 90°N with a value per point. */
-function globalField(value: (lon: number, lat: number) => number): GriddedField {
-  const width = 360;
-  const height = 181;
-  const channel = new Float32Array(width * height);
-  for (let j = 0; j < height; j++) for (let i = 0; i < width; i++) channel[j * width + i] = value(i, 90 - j);
-  const column = (lon: number) => ((lon % 360) + 360) % 360;
-  const row = (lat: number) => 90 - lat;
-  return {
-    width,
-    height,
-    channels: [channel],
-    wrapsI: true,
-    bounds: { west: -180, south: -90, east: 180, north: 90 },
-    separable: { column, row },
-    locate: (lon, lat) => ({ i: column(lon), j: row(lat) }),
-  };
-}
+import { globalField } from './fields.js';
 
 let server: TestServer;
 let key: string;
@@ -39,7 +20,7 @@ before(async () => {
   for (const hours of [3, 0]) {
     const validTime = new Date(reference.getTime() + hours * 3_600_000);
     keyframes.push(
-      await buildKeyframe(server.meridian.weatherDirectory, globalField((_lon, lat) => lat / 2 + hours), {
+      await buildKeyframe(server.meridian.weatherDirectory, globalField(1, (_lon, lat) => lat / 2 + hours), {
         variable: temperature,
         model: 'gfs',
         attribution: 'GFS',
@@ -127,7 +108,7 @@ describe('GET /tiles/{keyframe}/{z}/{x}/{y}.{format}', () => {
 describe('publishing', () => {
   test('a newer run replaces the older one, whose archives are returned for deletion', async () => {
     const later = new Date(reference.getTime() + 6 * 3_600_000);
-    const keyframe = await buildKeyframe(server.meridian.weatherDirectory, globalField(() => 1), {
+    const keyframe = await buildKeyframe(server.meridian.weatherDirectory, globalField(1, () => 1), {
       variable: temperature,
       model: 'gfs',
       attribution: 'GFS',

@@ -3,28 +3,7 @@ import { test } from 'node:test';
 import sharp from 'sharp';
 import { pixelLatitude, pixelLongitude, tileSize } from '../../src/weather/mercator.js';
 import { bilinear, quantize, renderTile, tilePyramid, type GriddedField } from '../../src/weather/tiler.js';
-
-/** A 1° global grid starting at 0°E, 90°N (as GFS lays its grids out), with a value per point. */
-function globalField(value: (lon: number, lat: number) => number, second?: (lon: number, lat: number) => number): GriddedField {
-  const width = 360;
-  const height = 181;
-  const make = (f: (lon: number, lat: number) => number) => {
-    const channel = new Float32Array(width * height);
-    for (let j = 0; j < height; j++) for (let i = 0; i < width; i++) channel[j * width + i] = f(i, 90 - j);
-    return channel;
-  };
-  const column = (lon: number) => ((lon % 360) + 360) % 360;
-  const row = (lat: number) => 90 - lat;
-  return {
-    width,
-    height,
-    channels: second ? [make(value), make(second)] : [make(value)],
-    wrapsI: true,
-    bounds: { west: -180, south: -90, east: 180, north: 90 },
-    separable: { column, row },
-    locate: (lon, lat) => ({ i: column(lon), j: row(lat) }),
-  };
-}
+import { globalField } from './fields.js';
 
 const decode = (channel: number, min: number, max: number) => min + (channel / 255) * (max - min);
 
@@ -37,23 +16,23 @@ test('quantize is the inverse of the catalog decoding within one step, and clamp
 });
 
 test('bilinear interpolation is exact on a linear field and wraps across the antimeridian', () => {
-  const field = globalField((lon, lat) => lat + (lon >= 180 ? lon - 360 : lon) * 0);
+  const field = globalField(1, (lon, lat) => lat + (lon >= 180 ? lon - 360 : lon) * 0);
   assert.ok(Math.abs(bilinear(field, field.channels[0]!, 10.25, 30.5) - (90 - 30.5)) < 1e-6);
-  const ramp = globalField((lon) => lon);
+  const ramp = globalField(1, (lon) => lon);
   // Between 359°E and 0°E the values 359 and 0 are neighbours: wrapping blends them.
   assert.ok(Math.abs(bilinear(ramp, ramp.channels[0]!, 359.5, 10) - 179.5) < 1e-4);
   assert.ok(Number.isNaN(bilinear(ramp, ramp.channels[0]!, 10, 181)));
 });
 
 test('a missing neighbour gives the nearest value instead of no data', () => {
-  const field = globalField((lon) => (lon === 11 ? Number.NaN : 5));
+  const field = globalField(1, (lon) => (lon === 11 ? Number.NaN : 5));
   assert.equal(bilinear(field, field.channels[0]!, 10.2, 10), 5);
   assert.ok(Number.isNaN(bilinear(field, field.channels[0]!, 10.8, 10.2)));
 });
 
 test('tile pixels decode to the field value at their centre within one quantisation step', async () => {
   const range = { min: -127, max: 128 };
-  const field = globalField((lon, lat) => 40 * Math.sin((lat * Math.PI) / 90) + 0.1 * lon);
+  const field = globalField(1, (lon, lat) => 40 * Math.sin((lat * Math.PI) / 90) + 0.1 * lon);
   for (const [z, x, y] of [[0, 0, 0], [2, 1, 1], [3, 7, 2]] as const) {
     const pixels = renderTile(field, range, z, x, y)!;
     const png = await sharp(pixels, { raw: { width: tileSize, height: tileSize, channels: 4 } }).png().toBuffer();
@@ -71,7 +50,7 @@ test('tile pixels decode to the field value at their centre within one quantisat
 });
 
 test('two-channel fields put u in R and v in G', () => {
-  const field = globalField(() => 10, () => -20);
+  const field = globalField(1, () => 10, () => -20);
   const pixels = renderTile(field, { min: -75, max: 75 }, 0, 0, 0)!;
   assert.equal(pixels[0], quantize(10, -75, 75));
   assert.equal(pixels[1], quantize(-20, -75, 75));
@@ -79,7 +58,7 @@ test('two-channel fields put u in R and v in G', () => {
 });
 
 test('a regional field makes tiles only where it has data, transparent elsewhere', async () => {
-  const base = globalField(() => 1);
+  const base = globalField(1, () => 1);
   const regional: GriddedField = {
     ...base,
     wrapsI: false,
