@@ -299,19 +299,13 @@ function loadCrss(drafts: Draft[], csUnit: Map<number, string | null>, ellipsoid
     entry.method = num(method);
     add(entry);
   }
-  for (const [code, name, deprecated, cs, datum] of rows(
-    `SELECT code, name, deprecated, coordinate_system_code, datum_code FROM vertical_crs WHERE auth_name = 'EPSG'`,
-  )) {
-    const entry = draft('vertical_crs', Number(code), 'CRS-VERTCRS', text(name), deprecated === 1);
-    entry.unit = csUnit.get(Number(cs)) ?? null;
-    entry.datum = num(datum);
-    add(entry);
-  }
-  if (tableExists('engineering_crs')) {
+  // Vertical and engineering CRSs read alike; older proj.db layouts have no engineering table.
+  for (const [table, kind] of [['vertical_crs', 'CRS-VERTCRS'], ['engineering_crs', 'CRS-ENGCRS']] as const) {
+    if (!tableExists(table)) continue;
     for (const [code, name, deprecated, cs, datum] of rows(
-      `SELECT code, name, deprecated, coordinate_system_code, datum_code FROM engineering_crs WHERE auth_name = 'EPSG'`,
+      `SELECT code, name, deprecated, coordinate_system_code, datum_code FROM ${table} WHERE auth_name = 'EPSG'`,
     )) {
-      const entry = draft('engineering_crs', Number(code), 'CRS-ENGCRS', text(name), deprecated === 1);
+      const entry = draft(table, Number(code), kind, text(name), deprecated === 1);
       entry.unit = csUnit.get(Number(cs)) ?? null;
       entry.datum = num(datum);
       add(entry);

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { HttpError } from '../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
 import { projInfo } from './proj.js';
-import { MAX_QUERY_LENGTH, QueryError } from './query.js';
+import { MAX_QUERY_LENGTH } from './query.js';
 import { loadRegistry, type Registry } from './registry.js';
 import { search } from './search.js';
-import { maxTuples, parseCoordinates, parseOperations, PlanCache, TransformError, transformPoints } from './transform.js';
+import { maxTuples, parseCoordinates, parseOperations, PlanCache, transformPoints } from './transform.js';
 
 const xyzSchema = {
   $id: 'XYZ',
@@ -143,14 +142,7 @@ export async function coordinatesRoutes(app: FastifyInstance, options: { gate: K
         },
       },
     },
-    async (request) => {
-      try {
-        return search(options.registry, { query: request.params.query, ...request.query });
-      } catch (error) {
-        if (error instanceof QueryError) throw new HttpError(400, error.message);
-        throw error;
-      }
-    },
+    async (request) => search(options.registry, { query: request.params.query, ...request.query }),
   );
 
   app.get<{ Params: { coordinates: string }; Querystring: { s_srs: number; t_srs: number; ops?: string } }>(
@@ -183,14 +175,9 @@ export async function coordinatesRoutes(app: FastifyInstance, options: { gate: K
       },
     },
     async (request) => {
-      try {
-        const points = parseCoordinates(request.params.coordinates);
-        const ops = request.query.ops === undefined || request.query.ops === '' ? [] : parseOperations(request.query.ops);
-        return transformPoints(plans, points, request.query.s_srs, request.query.t_srs, ops);
-      } catch (error) {
-        if (error instanceof TransformError) throw new HttpError(400, error.message);
-        throw error;
-      }
+      const points = parseCoordinates(request.params.coordinates);
+      const ops = request.query.ops === undefined || request.query.ops === '' ? [] : parseOperations(request.query.ops);
+      return transformPoints(plans, points, request.query.s_srs, request.query.t_srs, ops);
     },
   );
 }

@@ -1,3 +1,4 @@
+import { ClientError } from '../platform/errors.js';
 import {
   boundCrsToCrs,
   crsInfo,
@@ -10,7 +11,7 @@ import {
 } from './proj.js';
 
 /** A client error of the transform endpoint: its message is safe to return (becomes a 400). */
-export class TransformError extends Error {}
+export class TransformError extends ClientError {}
 
 export const maxTuples = 50;
 export type Strategy = 'auto' | 'listed' | 'towgs84' | 'boundcrs';

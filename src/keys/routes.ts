@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError } from '../platform/errors.js';
 import type { AccountStore } from './accounts.js';
 import { normalizeSettings, type ApiKeySettings } from './settings.js';
-import { InvalidCursorError, type ApiKeyStore } from './store.js';
+import type { ApiKeyStore } from './store.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -108,14 +108,7 @@ export async function keyManagementRoutes(
         response: { 200: { $ref: 'APIKeyPage#' }, ...errors },
       },
     },
-    async (request) => {
-      try {
-        return await keys.list(request.accountId!, request.query.limit, request.query.cursor ?? null);
-      } catch (error) {
-        if (error instanceof InvalidCursorError) throw new HttpError(400, error.message);
-        throw error;
-      }
-    },
+    async (request) => keys.list(request.accountId!, request.query.limit, request.query.cursor ?? null),
   );
 
   app.post<{ Body: ApiKeySettings }>(

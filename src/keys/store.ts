@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ClientError } from '../platform/errors.js';
 import type { Database } from '../platform/storage/database.js';
 import { hashToken, newToken, type TokenCipher } from '../platform/secrets.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -206,7 +207,7 @@ export class ApiKeyStore {
   }
 }
 
-export class InvalidCursorError extends Error {
+export class InvalidCursorError extends ClientError {
   constructor() {
     super('cursor is not a valid page cursor');
   }

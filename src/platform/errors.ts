@@ -22,6 +22,12 @@ export const errorBodySchema = {
   },
 } as const;
 
+/**
+ * A request the client got wrong, found by code that knows nothing of HTTP (a parser, a store):
+ * its message is meant for the client, and it is answered with 400.
+ */
+export class ClientError extends Error {}
+
 /** An error with an HTTP status whose message is safe to show to the client. */
 export class HttpError extends Error {
   constructor(
@@ -51,6 +57,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
     }
+    if (error instanceof ClientError) return reply.code(400).send(errorBody(error.message));
     if (error.validation) {
       return reply.code(400).send(errorBody(validationMessage(error)));
     }
