@@ -6,7 +6,7 @@ import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
 import type { WeatherCatalog } from './catalog.js';
 import { presentCatalog } from './layer.js';
 import { tileSize } from './mercator.js';
-import { openArchive, type Archive } from './pmtiles.js';
+import { openArchive, type Archive } from '../platform/pmtiles.js';
 
 const notFound = () => new HttpError(404, 'The item does not exist');
 const contentTypes = { png: 'image/png', webp: 'image/webp' } as const;

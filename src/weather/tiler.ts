@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { pixelLatitude, pixelLongitude, tileSize, tilesCovering, type LonLatBounds } from './mercator.js';
-import type { Tile } from './pmtiles.js';
+import type { Tile } from '../platform/pmtiles.js';
 
 /**
  * A field on its source grid, ready to be sampled: values in row-major order (`j * width + i`),

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { NewKeyframe } from './catalog.js';
 import { buildLayer, variableId, type LayerInput } from './layer.js';
-import { writeArchive } from './pmtiles.js';
+import { writeArchive } from '../platform/pmtiles.js';
 import { tilePyramid, type GriddedField } from './tiler.js';
 
 /**

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { openMeridian, type Meridian } from '../../src/app.js';
 import { IngestError, ingestFiles } from '../../src/weather/ingest.js';
 import { pixelLatitude, pixelLongitude, tileSize } from '../../src/weather/mercator.js';
-import { openArchive } from '../../src/weather/pmtiles.js';
+import { openArchive } from '../../src/platform/pmtiles.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { cleanUp, tempDir, testConfig } from '../helpers.js';
 

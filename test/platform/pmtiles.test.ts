@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { bytesToHeader } from 'pmtiles';
-import { openArchive, writeArchive, type Tile } from '../../src/weather/pmtiles.js';
+import { openArchive, writeArchive, type Tile } from '../../src/platform/pmtiles.js';
 import { tempDir } from '../helpers.js';
 
 const options = {
