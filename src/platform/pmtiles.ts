@@ -4,8 +4,9 @@ import { PMTiles, zxyToTileId, type RangeResponse, type Source } from 'pmtiles';
 
 /**
  * PMTiles v3 archives: a writer (npm has none; the format is small) and a reader on a local file
- * through the `pmtiles` package. Directories are written uncompressed and tiles as given (PNG or
- * WebP), clustered in tile-id order; identical tiles are stored once.
+ * through the `pmtiles` package. Directories are written uncompressed and tiles as given (vector
+ * tiles, usually gzipped, or PNG, JPEG, WebP), clustered in tile-id order; identical tiles are stored
+ * once. The reader hands tiles back decompressed.
  */
 
 export interface Tile {
@@ -16,7 +17,9 @@ export interface Tile {
 }
 
 export interface ArchiveOptions {
-  tileType: 'png' | 'webp';
+  tileType: TileType;
+  /** How the tiles are compressed, as given: vector tiles are usually gzipped. Default none. */
+  tileCompression?: 'none' | 'gzip';
   minZoom: number;
   maxZoom: number;
   /** West, south, east, north in degrees. */
@@ -27,8 +30,10 @@ export interface ArchiveOptions {
 
 const headerLength = 127;
 const rootLimit = 16_384 - headerLength;
-const tileTypes = { png: 2, webp: 4 } as const;
-const compressionNone = 1;
+export type TileType = 'mvt' | 'png' | 'jpg' | 'webp';
+const tileTypes = { mvt: 1, png: 2, jpg: 3, webp: 4 } as const;
+const compressions = { none: 1, gzip: 2 } as const;
+const compressionNone = compressions.none;
 
 interface Entry {
   tileId: number;
@@ -109,7 +114,7 @@ function header(fields: {
   const { options } = fields;
   b.writeUInt8(1, 96);
   b.writeUInt8(compressionNone, 97);
-  b.writeUInt8(compressionNone, 98);
+  b.writeUInt8(compressions[options.tileCompression ?? 'none'], 98);
   b.writeUInt8(tileTypes[options.tileType], 99);
   b.writeUInt8(options.minZoom, 100);
   b.writeUInt8(options.maxZoom, 101);
@@ -205,7 +210,11 @@ class LocalFile implements Source {
 export interface Archive {
   minZoom: number;
   maxZoom: number;
-  tileType: 'png' | 'webp' | 'other';
+  tileType: TileType | 'other';
+  tileCompression: 'none' | 'gzip' | 'other';
+  /** West, south, east, north in degrees. */
+  bounds: [number, number, number, number];
+  metadata(): Promise<unknown>;
   tile(z: number, x: number, y: number): Promise<Uint8Array | null>;
   close(): Promise<void>;
 }
@@ -223,7 +232,10 @@ export async function openArchive(file: string): Promise<Archive> {
   return {
     minZoom: head.minZoom,
     maxZoom: head.maxZoom,
-    tileType: head.tileType === tileTypes.png ? 'png' : head.tileType === tileTypes.webp ? 'webp' : 'other',
+    tileType: (Object.keys(tileTypes) as TileType[]).find((type) => tileTypes[type] === head.tileType) ?? 'other',
+    tileCompression: head.tileCompression === compressions.none ? 'none' : head.tileCompression === compressions.gzip ? 'gzip' : 'other',
+    bounds: [head.minLon, head.minLat, head.maxLon, head.maxLat],
+    metadata: () => archive.getMetadata(),
     async tile(z, x, y) {
       const found = await archive.getZxy(z, x, y);
       return found ? new Uint8Array(found.data) : null;

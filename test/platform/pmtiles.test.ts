@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { bytesToHeader } from 'pmtiles';
 import { openArchive, writeArchive, type Tile } from '../../src/platform/pmtiles.js';
 import { tempDir } from '../helpers.js';
@@ -66,4 +67,20 @@ test('archives too large for one root directory get leaf directories', async () 
     assert.equal(Buffer.from((await archive.tile(z, x, y))!).toString(), `${z}/${x}/${y}`);
   }
   await archive.close();
+});
+
+test('gzipped vector tiles are read back decompressed, with the type, compression and bounds of the header', async () => {
+  const file = path.join(tempDir(), 'v.pmtiles');
+  const tiles = pyramid(1, (z, x, y) => gzipSync(Buffer.from(`vector ${z}/${x}/${y}`)));
+  await writeArchive(file, tiles, { ...options, tileType: 'mvt', tileCompression: 'gzip' });
+  const archive = await openArchive(file);
+  try {
+    assert.equal(archive.tileType, 'mvt');
+    assert.equal(archive.tileCompression, 'gzip');
+    assert.deepEqual(archive.bounds, options.bounds);
+    assert.deepEqual(await archive.metadata(), { name: 'test' });
+    assert.equal(Buffer.from((await archive.tile(1, 1, 0))!).toString(), 'vector 1/1/0');
+  } finally {
+    await archive.close();
+  }
 });

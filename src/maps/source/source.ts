@@ -1,0 +1,68 @@
+/**
+ * What the renderer asks of a style's source: decoded tiles by z/x/y in the source's own pyramid.
+ * Every kind of storage (PMTiles, MBTiles, a folder of z/x/y files, an http(s) template, GeoJSON)
+ * answers through this one interface, so the renderer never knows where tiles come from.
+ */
+
+import type { Image } from '@napi-rs/canvas';
+
+/** A point in tile coordinates: 0..extent across the tile, beyond it inside the tile's buffer. */
+export interface TilePoint {
+  x: number;
+  y: number;
+}
+
+/** One feature of a vector tile, geometry already decoded into rings, lines or points. */
+export interface TileFeature {
+  id?: number | string;
+  /** MVT geometry type: 1 point, 2 line string, 3 polygon. */
+  type: 1 | 2 | 3;
+  properties: Record<string, string | number | boolean | null>;
+  /** Points (type 1: one point per array), lines (type 2) or rings (type 3), in tile coordinates. */
+  geometry: TilePoint[][];
+}
+
+export interface TileLayer {
+  /** Tile coordinates span 0..extent (4096 in most MVT, 8192 for GeoJSON as in MapLibre). */
+  extent: number;
+  features: TileFeature[];
+}
+
+export interface VectorTile {
+  kind: 'vector';
+  layers: ReadonlyMap<string, TileLayer>;
+}
+
+export interface RasterTile {
+  kind: 'raster';
+  /** Decoded image, ready for drawImage. */
+  image: Image;
+  width: number;
+  height: number;
+  /** RGBA pixels, row-major, decoded on first call (raster-dem needs them, plain raster does not). */
+  pixels(): Uint8ClampedArray;
+}
+
+export type Tile = VectorTile | RasterTile;
+
+export type SourceKind = 'vector' | 'raster' | 'raster-dem' | 'geojson';
+
+export interface TileSource {
+  readonly kind: SourceKind;
+  /** 512 or 256: the tile size in CSS pixels that decides which zoom of the source is drawn. */
+  readonly tileSize: number;
+  readonly minzoom: number;
+  /** Beyond maxzoom the renderer over-zooms: it asks for the maxzoom ancestor and scales it. */
+  readonly maxzoom: number;
+  /** West, south, east, north in degrees; tiles outside are never asked for. */
+  readonly bounds: [number, number, number, number];
+  readonly attribution: string | undefined;
+  /** raster-dem only: how heights are encoded in RGB. */
+  readonly encoding: 'terrarium' | 'mapbox' | undefined;
+  /**
+   * The decoded tile at z/x/y (xyz scheme, minzoom <= z <= maxzoom, 0 <= x, y < 2^z), or null when
+   * the source has no tile there. Tiles are cached (bounded), so asking twice is cheap.
+   */
+  getTile(z: number, x: number, y: number): Promise<Tile | null>;
+  close(): Promise<void>;
+}
