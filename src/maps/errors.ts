@@ -1,9 +1,11 @@
+import { HttpError } from '../platform/errors.js';
+
 /** A static-map request the client got wrong; `status` and `message` become the HTTP response. */
-export class MapsError extends Error {
+export class MapsError extends HttpError {
   override readonly name = 'MapsError';
 
   constructor(readonly status: 400 | 404 | 414, message: string) {
-    super(message);
+    super(status, message);
   }
 }
 

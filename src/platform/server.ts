@@ -32,17 +32,18 @@ export interface HttpAppOptions {
 
 /**
  * Request bodies are validated strictly (unknown fields and wrong types are errors), while path
- * and query strings are coerced to the declared types, since they arrive as text.
+ * and query strings are coerced to the declared types, since they arrive as text (a parameter
+ * declared as an array also accepts a single value).
  */
 function validators(shared: readonly SharedSchema[]) {
-  const make = (coerceTypes: boolean) => {
+  const make = (coerceTypes: boolean | 'array') => {
     const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
     addFormats(ajv);
     for (const schema of shared) ajv.addSchema(schema);
     return ajv;
   };
   const strict = make(false);
-  const coercing = make(true);
+  const coercing = make('array');
   return ({ schema, httpPart }: { schema: AnySchema; httpPart?: string }) =>
     (httpPart === 'body' ? strict : coercing).compile(schema);
 }
