@@ -38,7 +38,7 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     rateLimit: { requestsPerSecond: 0, burst: 1 },
     ...(overrides as Partial<Config>),
   };
-  for (const section of ['admin', 'rateLimit', 'usage', 'gate', 'weather'] as const) {
+  for (const section of ['admin', 'rateLimit', 'usage', 'gate', 'weather', 'maps'] as const) {
     if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
   }
   return config;

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { Ajv } from 'ajv';
+import { definitionSchema, type MapDefinition } from '../maps/definition.js';
 import type { VariableDefinition } from '../weather/variables.js';
 
 /** Everything Meridian can be configured with. Defaults need no file. */
@@ -38,6 +40,30 @@ export interface Config {
      */
     fetch: { baseUrl: string; resolution: '0p25' | '0p50' | '1p00'; steps: string; intervalMinutes: number };
   };
+  maps: MapsConfig;
+}
+
+/**
+ * Static maps: where map definitions come from, the decoded-tile cache of each render thread, and
+ * the render pool.
+ */
+export interface MapsConfig {
+  /** A folder of `<id>.json` map definitions; null means `<dataDir>/maps`. */
+  dir: string | null;
+  /** Map definitions by id, besides (and taking precedence over) the folder's. */
+  definitions: Record<string, MapDefinition>;
+  /** Decoded tiles kept in memory, per open registry (each render thread opens one). */
+  tileCacheMB: number;
+  /** Render worker threads. */
+  workers: number;
+  /** Renders waiting for a thread before new requests get 503. */
+  queue: number;
+  /** Time limit of one render. */
+  timeoutMs: number;
+  /** `Cache-Control: public, max-age=` of static images. */
+  maxAgeSeconds: number;
+  /** Marker icons fetched from URLs; hosts on private networks only when allowed. */
+  icons: { maxBytes: number; timeoutMs: number; cacheEntries: number; allowPrivateAddresses: boolean };
 }
 
 export const defaultConfig: Config = {
@@ -59,6 +85,16 @@ export const defaultConfig: Config = {
     tileFormat: 'png',
     variables: [],
     fetch: { baseUrl: 'https://nomads.ncep.noaa.gov/pub/data/nccf/com/gfs/prod', resolution: '0p25', steps: '0-96/1', intervalMinutes: 0 },
+  },
+  maps: {
+    dir: null,
+    definitions: {},
+    tileCacheMB: 256,
+    workers: Math.min(4, availableParallelism()),
+    queue: 64,
+    timeoutMs: 15000,
+    maxAgeSeconds: 86400,
+    icons: { maxBytes: 1048576, timeoutMs: 5000, cacheEntries: 256, allowPrivateAddresses: false },
   },
 };
 
@@ -154,6 +190,33 @@ const configSchema = {
         },
       },
     },
+    maps: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        dir: nullableString,
+        definitions: {
+          type: 'object',
+          propertyNames: { pattern: '^[A-Za-z0-9_-]{1,64}$' },
+          additionalProperties: definitionSchema,
+        },
+        tileCacheMB: { type: 'number', minimum: 0 },
+        workers: { type: 'integer', minimum: 1, maximum: 256 },
+        queue: { type: 'integer', minimum: 0 },
+        timeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
+        maxAgeSeconds: { type: 'integer', minimum: 0 },
+        icons: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            maxBytes: { type: 'integer', minimum: 1 },
+            timeoutMs: { type: 'integer', minimum: 100, maximum: 600000 },
+            cacheEntries: { type: 'integer', minimum: 0 },
+            allowPrivateAddresses: { type: 'boolean' },
+          },
+        },
+      },
+    },
   },
 } as const;
 
@@ -178,6 +241,12 @@ export const environmentVariables: Record<string, string> = {
   MERIDIAN_WEATHER_FETCH_URL: 'weather.fetch.baseUrl',
   MERIDIAN_WEATHER_FETCH_STEPS: 'weather.fetch.steps',
   MERIDIAN_WEATHER_FETCH_INTERVAL: 'weather.fetch.intervalMinutes',
+  MERIDIAN_MAPS_DIR: 'maps.dir',
+  MERIDIAN_MAPS_TILE_CACHE_MB: 'maps.tileCacheMB',
+  MERIDIAN_MAPS_WORKERS: 'maps.workers',
+  MERIDIAN_MAPS_QUEUE: 'maps.queue',
+  MERIDIAN_MAPS_TIMEOUT_MS: 'maps.timeoutMs',
+  MERIDIAN_MAPS_MAX_AGE: 'maps.maxAgeSeconds',
 };
 
 export class ConfigError extends Error {}
@@ -221,10 +290,15 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       const name = pointer ? `${pointer}.${unknown}` : unknown;
       throw new ConfigError(`Invalid configuration: unknown setting "${name}"${from(origin, name)}`);
     }
+    const key = (error as { propertyName?: string }).propertyName;
+    if (key !== undefined) {
+      throw new ConfigError(`Invalid configuration: key "${key}" of "${pointer}" ${error.message}${from(origin, `${pointer}.${key}`)}`);
+    }
     throw new ConfigError(`Invalid configuration: "${pointer}" ${error.message}${from(origin, pointer)}`);
   }
   const config = merged as unknown as Config;
   config.dataDir = path.resolve(config.dataDir);
+  if (config.maps.dir !== null) config.maps.dir = path.resolve(config.maps.dir);
   return config;
 }
 
@@ -272,6 +346,11 @@ const numericSettings = new Set([
   'usage.flushIntervalMs',
   'weather.keepRuns',
   'weather.fetch.intervalMinutes',
+  'maps.tileCacheMB',
+  'maps.workers',
+  'maps.queue',
+  'maps.timeoutMs',
+  'maps.maxAgeSeconds',
 ]);
 
 const booleanSettings = new Set(['trustProxy']);

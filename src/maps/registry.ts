@@ -1,0 +1,252 @@
+/**
+ * The maps of an instance: every definition in the maps folder (`<id>.json`, top level only: keep
+ * style files and tile data in subfolders) and in the `maps.definitions` setting (which wins over
+ * a file of the same id), each loaded with its style validated and its sources opened.
+ *
+ * A map that cannot load (bad definition, unreadable or invalid style, a source that cannot open)
+ * is left out with one error line, and listed by `loadErrors()`: one broken map must not keep the
+ * others from being served. Opening is cheap enough to happen once per render thread: each
+ * registry has its own file handles, read-only SQLite connections and tile cache.
+ *
+ * Paths: a definition file's relative `style` path resolves against the file's folder; one of a
+ * definition in the configuration against the maps folder; relative paths inside a style (tiles,
+ * archives, GeoJSON, TileJSON, sprite, glyphs) against the style file's folder, or for an inline
+ * style against the folder its definition's style path would resolve against. In the loaded
+ * style, local `sprite` and `glyphs` references are rewritten as absolute `file:` URLs (the
+ * `{fontstack}` and `{range}` tokens kept), so whoever reads them needs no folder.
+ */
+
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { validateStyleMin, type SourceSpecification, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
+import type { MapsConfig } from '../platform/config.js';
+import { DEFAULT_MAXZOOM, DEFAULT_MINZOOM, MAP_ID, parseDefinition, type MapDefinition } from './definition.js';
+import { FORMATS, type Format } from './request.js';
+import { TileCache } from './source/cache.js';
+import type { HttpOptions } from './source/http.js';
+import { silentLog, type Log } from './source/log.js';
+import { resolveSource } from './source/resolve.js';
+import type { TileSource } from './source/source.js';
+import { hasScheme, localPath } from './source/template.js';
+
+export interface LoadedMap {
+  id: string;
+  /** The validated style document as loaded (local sprite and glyphs made absolute `file:` URLs). */
+  style: StyleSpecification;
+  sources: ReadonlyMap<string, TileSource>;
+  formats: readonly Format[];
+  /** '' when none. */
+  attribution: string;
+  minzoom: number;
+  maxzoom: number;
+  close(): Promise<void>;
+}
+
+export interface LoadOptions {
+  cache: TileCache;
+  log?: Log;
+  http?: HttpOptions;
+}
+
+export interface MapLoadError {
+  id: string;
+  message: string;
+}
+
+/** Style validation problems shown in an error before "and N more". */
+const SHOWN_PROBLEMS = 3;
+
+async function readStyle(style: MapDefinition['style'], baseDir: string): Promise<{ document: unknown; folder: string }> {
+  if (typeof style !== 'string') return { document: style, folder: baseDir };
+  const file = localPath(style, baseDir);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read style ${file}: ${(error as Error).message}`);
+  }
+  try {
+    return { document: JSON.parse(text), folder: path.dirname(file) };
+  } catch (error) {
+    throw new Error(`style ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function checkStyle(document: unknown): StyleSpecification {
+  if (typeof document !== 'object' || document === null || Array.isArray(document)) throw new Error('invalid style: not a JSON object');
+  const problems = validateStyleMin(document as StyleSpecification).filter((problem) => problem.severity !== 'warning');
+  if (problems.length > 0) {
+    const shown = problems.slice(0, SHOWN_PROBLEMS).map((problem) => problem.message);
+    const more = problems.length > SHOWN_PROBLEMS ? ` (and ${problems.length - SHOWN_PROBLEMS} more)` : '';
+    throw new Error(`invalid style: ${shown.join('; ')}${more}`);
+  }
+  return document as StyleSpecification;
+}
+
+/** A local reference as an absolute file: URL; URLs of any scheme stay as they are. */
+function absoluteReference(reference: string, folder: string): string {
+  if (hasScheme(reference)) return reference;
+  return pathToFileURL(localPath(reference, folder)).href.replace(/%7B(fontstack|range)%7D/g, '{$1}');
+}
+
+function withAbsoluteReferences(style: StyleSpecification, folder: string): StyleSpecification {
+  const { sprite, glyphs } = style;
+  return {
+    ...style,
+    ...(sprite === undefined
+      ? {}
+      : { sprite: typeof sprite === 'string' ? absoluteReference(sprite, folder) : sprite.map((entry) => ({ ...entry, url: absoluteReference(entry.url, folder) })) }),
+    ...(glyphs === undefined ? {} : { glyphs: absoluteReference(glyphs, folder) }),
+  };
+}
+
+async function closeAll(sources: Iterable<TileSource>): Promise<void> {
+  await Promise.allSettled([...sources].map((source) => source.close()));
+}
+
+/**
+ * Loads one map: reads and validates its style, opens its sources. Throws an Error whose message
+ * says what is wrong; nothing stays open then.
+ */
+export async function loadMap(id: string, definition: MapDefinition, baseDir: string, options: LoadOptions): Promise<LoadedMap> {
+  if (!MAP_ID.test(id)) throw new Error(`"${id}" is not a valid map id (1 to 64 of A-Z, a-z, 0-9, _ and -)`);
+  const checked = parseDefinition(definition);
+  const { document, folder } = await readStyle(checked.style, baseDir);
+  const style = withAbsoluteReferences(checkStyle(document), folder);
+
+  const entries = Object.entries(style.sources) as [string, SourceSpecification][];
+  const opened = await Promise.allSettled(
+    entries.map(([sourceId, spec]) =>
+      resolveSource(sourceId, spec, { baseDir: folder, cache: options.cache, log: options.log ?? silentLog, mapName: `map "${id}"`, http: options.http }).catch(
+        (error: Error) => Promise.reject(new Error(`source "${sourceId}": ${error.message}`)),
+      ),
+    ),
+  );
+  const sources = new Map<string, TileSource>();
+  opened.forEach((result, i) => {
+    if (result.status === 'fulfilled') sources.set(entries[i]![0], result.value);
+  });
+  const failed = opened.find((result) => result.status === 'rejected');
+  if (failed) {
+    await closeAll(sources.values());
+    throw failed.reason;
+  }
+
+  const attributions = [...new Set([...sources.values()].map((source) => source.attribution).filter((text): text is string => !!text))];
+  return {
+    id,
+    style,
+    sources,
+    formats: checked.formats ?? FORMATS,
+    attribution: checked.attribution ?? attributions.join(' '),
+    minzoom: checked.minzoom ?? DEFAULT_MINZOOM,
+    maxzoom: checked.maxzoom ?? DEFAULT_MAXZOOM,
+    close: () => closeAll(sources.values()),
+  };
+}
+
+/** Reads a map's definition, with the folder its relative style path resolves against. */
+type DefinitionReader = () => Promise<{ definition: MapDefinition; baseDir: string }>;
+
+function looksLikeStyle(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'version' in value && 'layers' in value && !('style' in value);
+}
+
+async function readDefinitionFile(file: string): Promise<MapDefinition> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (looksLikeStyle(value)) {
+    throw new Error(`${file} is a style, not a map definition ({ "style": … }): keep style files in a subfolder of the maps folder`);
+  }
+  try {
+    return parseDefinition(value);
+  } catch (error) {
+    throw new Error(`${file}: ${(error as Error).message}`);
+  }
+}
+
+export class MapRegistry {
+  private constructor(
+    private readonly maps: ReadonlyMap<string, LoadedMap>,
+    private readonly errors: readonly MapLoadError[],
+    /** The decoded tiles of all the maps. */
+    readonly cache: TileCache,
+  ) {}
+
+  /**
+   * Loads every configured map. `maps.dir` (default `<dataDir>/maps`) need not exist when it is the
+   * default. The tile cache holds `maps.tileCacheMB` unless one is given.
+   */
+  static async open(
+    config: { dataDir: string; maps: MapsConfig },
+    options: { log?: Log; cache?: TileCache; http?: HttpOptions } = {},
+  ): Promise<MapRegistry> {
+    const log = options.log ?? silentLog;
+    const cache = options.cache ?? new TileCache(config.maps.tileCacheMB * 1024 * 1024);
+    const dir = config.maps.dir ?? path.join(config.dataDir, 'maps');
+    const errors: MapLoadError[] = [];
+    const fail = (id: string, message: string) => {
+      errors.push({ id, message });
+      log.error(`map "${id}" skipped: ${message}`);
+    };
+
+    const candidates = new Map<string, DefinitionReader>();
+    let files: string[] = [];
+    try {
+      files = (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile() && entry.name.endsWith('.json')).map((entry) => entry.name);
+    } catch (error) {
+      const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+      if (!missing || config.maps.dir !== null) log.error(`maps folder ${dir} cannot be read: ${(error as Error).message}`);
+    }
+    for (const name of files.sort()) {
+      const id = name.slice(0, -'.json'.length);
+      const file = path.join(dir, name);
+      if (!MAP_ID.test(id)) {
+        fail(id, `${file}: the file name is not a valid map id (1 to 64 of A-Z, a-z, 0-9, _ and -, then .json)`);
+        continue;
+      }
+      candidates.set(id, async () => ({ definition: await readDefinitionFile(file), baseDir: dir }));
+    }
+    for (const [id, definition] of Object.entries(config.maps.definitions)) {
+      if (candidates.has(id)) log.warn(`map "${id}" is defined in the configuration and in ${path.join(dir, `${id}.json`)}; the configuration wins`);
+      candidates.set(id, async () => ({ definition, baseDir: dir }));
+    }
+
+    const maps = new Map<string, LoadedMap>();
+    await Promise.all(
+      [...candidates].map(async ([id, read]) => {
+        try {
+          const { definition, baseDir } = await read();
+          maps.set(id, await loadMap(id, definition, baseDir, { cache, log, http: options.http }));
+        } catch (error) {
+          fail(id, (error as Error).message);
+        }
+      }),
+    );
+    errors.sort((a, b) => a.id.localeCompare(b.id));
+    return new MapRegistry(maps, errors, cache);
+  }
+
+  get(id: string): LoadedMap | undefined {
+    return this.maps.get(id);
+  }
+
+  /** Ids of the loaded maps, sorted. */
+  ids(): string[] {
+    return [...this.maps.keys()].sort();
+  }
+
+  /** The maps that could not load, and why. */
+  loadErrors(): MapLoadError[] {
+    return [...this.errors];
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.maps.values()].map((map) => map.close()));
+  }
+}

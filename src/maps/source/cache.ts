@@ -1,0 +1,96 @@
+/**
+ * Decoded tiles kept in memory, least recently used first out, bounded by an estimate of the bytes
+ * they hold. Every source of a registry shares one cache; keys carry the source's identity. A tile
+ * being loaded is shared too: concurrent requests for it wait on one load. Failed loads are not
+ * kept, so the next request tries again.
+ */
+
+import type { Tile } from './source.js';
+
+/** Bookkeeping of one entry (key, map slot) and of a tile with no data. */
+const ENTRY_BYTES = 64;
+/** A decoded feature: its object, its property record, its geometry arrays. */
+const FEATURE_BYTES = 160;
+/** A point object with two numbers. */
+const POINT_BYTES = 32;
+const PROPERTY_BYTES = 32;
+
+/**
+ * What a decoded tile roughly occupies. Raster tiles count twice their bitmap: the decoded image,
+ * and the RGBA copy `pixels()` makes on demand.
+ */
+export function tileBytes(tile: Tile | null): number {
+  if (!tile) return ENTRY_BYTES;
+  if (tile.kind === 'raster') return ENTRY_BYTES + tile.width * tile.height * 8;
+  let bytes = ENTRY_BYTES;
+  for (const layer of tile.layers.values()) {
+    for (const feature of layer.features) {
+      bytes += FEATURE_BYTES + Object.keys(feature.properties).length * PROPERTY_BYTES;
+      for (const ring of feature.geometry) bytes += ENTRY_BYTES + ring.length * POINT_BYTES;
+    }
+  }
+  return bytes;
+}
+
+interface Entry {
+  tile: Tile | null;
+  bytes: number;
+}
+
+export class TileCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly loading = new Map<string, Promise<Tile | null>>();
+  private total = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Bytes held by the kept tiles, as estimated by tileBytes. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** The tile under key, loading it with `load` when it is neither kept nor being loaded. */
+  get(key: string, load: () => Promise<Tile | null>): Promise<Tile | null> {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      return Promise.resolve(entry.tile);
+    }
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const loaded = load().then(
+      (tile) => {
+        this.loading.delete(key);
+        this.keep(key, tile);
+        return tile;
+      },
+      (error: unknown) => {
+        this.loading.delete(key);
+        throw error;
+      },
+    );
+    this.loading.set(key, loaded);
+    return loaded;
+  }
+
+  private keep(key: string, tile: Tile | null): void {
+    const bytes = tileBytes(tile);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { tile, bytes });
+    this.total += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.total <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.total -= entry.bytes;
+    }
+  }
+}
