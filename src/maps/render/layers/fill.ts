@@ -1,0 +1,147 @@
+/**
+ * fill: polygons (and line strings, which MapLibre fills as closed rings) in `fill-color` times
+ * `fill-opacity`, shifted by `fill-translate`, clipped to each tile's square.
+ *
+ * `fill-antialias` (on by default) is MapLibre's outline along every ring edge, GL lines one device
+ * pixel wide in `fill-outline-color` (the fill colour unless given) times the opacity; MapLibre
+ * draws the interior aliased, we draw it antialiased. The outline:
+ *  - in the fill's own colour, of an opaque fill of one constant colour: MapLibre's depth test hides
+ *    it under the layer's fills, so only its part outside the polygons shows; drawn first, as a
+ *    1-device-pixel stroke under the fills;
+ *  - in the fill's own colour otherwise: over the fills (MapLibre's translucent pass), as the same
+ *    stroke;
+ *  - in a colour of its own: over all of the layer's fills, as MapLibre's GL lines (`fill-outline.ts`),
+ *    which a stroke would visibly widen.
+ * Without `fill-antialias` edges stay antialiased, without the outline.
+ *
+ * Features of equal paint in a tile are one Path2D (nonzero winding); with a data-driven
+ * `fill-sort-key` only consecutive features of equal paint are, so the sorted order holds.
+ */
+
+import { Path2D, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Color } from '@maplibre/maplibre-gl-style-spec';
+import { clipTo, drawWithLayerOpacity, layerTranslate, type RenderContext } from '../context.js';
+import { cssColor, evaluateAt, isFeatureConstant, paintValue } from '../properties.js';
+import { OutlineBuffer } from './fill-outline.js';
+import type { RenderLayer } from '../style.js';
+import { builtAtTileZoom, selectFeatures } from '../vector.js';
+
+interface FillBatch {
+  fill: string | null;
+  outline: string | null;
+  /** The outline colour, premultiplied, for the GL-line outline. */
+  outlineColor: [number, number, number, number] | null;
+  path: Path2D;
+  features: number[];
+}
+
+export function drawFill(rc: RenderContext, layer: RenderLayer): void {
+  const { paint } = layer;
+  const { globalState } = rc.style;
+  const layerOpacity = evaluateAt<number>(paint['fill-layer-opacity']!, rc.zoom, globalState);
+  const opacity = paint['fill-opacity']!;
+  if (isFeatureConstant(opacity) && evaluateAt<number>(opacity, rc.zoom, globalState) === 0) return;
+  drawWithLayerOpacity(rc, layerOpacity, (ctx) => drawFills(rc, ctx, layer, layerOpacity));
+}
+
+function drawFills(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer, layerOpacity: number): void {
+  const loaded = rc.source(layer.source);
+  if (!loaded) return;
+  const { paint } = layer;
+  const { globalState } = rc.style;
+  const antialias = evaluateAt<boolean>(paint['fill-antialias']!, rc.zoom, globalState);
+  const [dx, dy] = layerTranslate(rc, paint['fill-translate']!);
+  const colorExpression = paint['fill-color']!;
+  const outlineExpression = paint['fill-outline-color']!;
+  const opacityExpression = paint['fill-opacity']!;
+  const constantPaint = isFeatureConstant(colorExpression) && isFeatureConstant(opacityExpression) && isFeatureConstant(outlineExpression);
+  // MapLibre's opaque pass: the fill hides its own default outline.
+  const outlineUnder =
+    layerOpacity >= 1 &&
+    outlineExpression === colorExpression &&
+    isFeatureConstant(colorExpression) &&
+    isFeatureConstant(opacityExpression) &&
+    evaluateAt<Color>(colorExpression, rc.zoom, globalState).a === 1 &&
+    evaluateAt<number>(opacityExpression, rc.zoom, globalState) === 1;
+  const sortKey = layer.layout['fill-sort-key']!;
+  const sorted = !isFeatureConstant(sortKey);
+  let outlines: OutlineBuffer | undefined;
+  // An outline of its own colour is drawn as MapLibre's GL lines; one in the fill's colour blends into
+  // the fill, where a 1-device-pixel stroke does as well and costs less.
+  const ownOutline = antialias && outlineExpression !== colorExpression;
+
+  for (const tile of loaded.vector) {
+    const source = tile.sourceLayer(layer.sourceLayer);
+    if (!source) continue;
+    const zooms = tile.zooms(globalState);
+    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
+    const selected = selectFeatures(layer, source, zooms, tile.canonical, (type) => type !== 1, 'fill-sort-key');
+    if (selected.length === 0) continue;
+
+    const batches: FillBatch[] = [];
+    const byKey = new Map<string, FillBatch>();
+    let last: FillBatch | undefined;
+    let lastKey = '';
+    for (const index of selected) {
+      let batch: FillBatch | undefined = constantPaint ? last : undefined;
+      if (!batch && !(constantPaint && batches.length > 0)) {
+        const feature = constantPaint ? undefined : source.evaluationFeature(index);
+        const opacity = paintValue<number>(opacityExpression, zooms, feature, tile.canonical);
+        // MapLibre's vertex shaders drop anything fainter than this.
+        if (opacity < 0.01) continue;
+        const fill = cssColor(paintValue<Color>(colorExpression, zooms, feature, tile.canonical), opacity);
+        const outlineColor = antialias ? paintValue<Color | undefined>(outlineExpression, zooms, feature, tile.canonical) : undefined;
+        const outline = cssColor(outlineColor, opacity);
+        if (!fill && !outline) continue;
+        const key = `${fill}|${outline}`;
+        batch = sorted ? (key === lastKey ? last : undefined) : byKey.get(key);
+        if (!batch) {
+          const premultiplied: FillBatch['outlineColor'] = outline ? [outlineColor!.r * opacity, outlineColor!.g * opacity, outlineColor!.b * opacity, outlineColor!.a * opacity] : null;
+          batch = { fill, outline, outlineColor: premultiplied, path: new Path2D(), features: [] };
+          batches.push(batch);
+          if (!sorted) byKey.set(key, batch);
+        }
+        lastKey = key;
+      }
+      if (!batch) continue;
+      source.addTo(batch.path, index);
+      if (ownOutline && batch.outlineColor) batch.features.push(index);
+      last = batch;
+    }
+    if (batches.length === 0) continue;
+
+    clipTo(ctx, tile.clip);
+    if (dx !== 0 || dy !== 0) ctx.translate(dx, dy);
+    ctx.lineWidth = 1;
+    ctx.lineJoin = 'miter';
+    ctx.miterLimit = 10;
+    // Under an opaque fill only the outline's part outside the polygons shows.
+    if (outlineUnder) strokeOutlines(ctx, batches);
+    for (const batch of batches) {
+      if (!batch.fill) continue;
+      ctx.fillStyle = batch.fill;
+      ctx.fill(batch.path, 'nonzero');
+    }
+    if (!outlineUnder && !ownOutline) strokeOutlines(ctx, batches);
+    ctx.restore();
+    for (const batch of batches) {
+      if (batch.features.length === 0) continue;
+      outlines ??= new OutlineBuffer(rc.view.width, rc.view.height);
+      for (const index of batch.features) {
+        for (const ring of source.pixels(index)) {
+          for (let i = 2; i < ring.length; i += 2) outlines.line(ring[i - 2]! + dx, ring[i - 1]! + dy, ring[i]! + dx, ring[i + 1]! + dy, batch.outlineColor!, tile.clip);
+        }
+      }
+    }
+  }
+  outlines?.composite(rc, ctx);
+}
+
+/** The outline in the fill's colour: a stroke one device pixel wide, as a GL line is. */
+function strokeOutlines(ctx: SKRSContext2D, batches: readonly FillBatch[]): void {
+  for (const batch of batches) {
+    if (!batch.outline) continue;
+    ctx.strokeStyle = batch.outline;
+    ctx.stroke(batch.path);
+  }
+}

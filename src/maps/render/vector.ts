@@ -1,0 +1,200 @@
+/**
+ * Vector tiles as the layer painters see them: each covered tile with its transform to device
+ * pixels and its clip square, and per source layer the features' paths, shared by every style layer
+ * that draws them (a land fill and a coastline line of the same features) and by every render of
+ * the tile.
+ *
+ * Features go through a layer the way MapLibre builds a bucket: hidden at the tile's zoom (with the
+ * layer's minzoom floored) means nothing is drawn, the filter is evaluated at the tile's zoom,
+ * features keep their order in the tile unless a sort key reorders them (stable, ascending).
+ */
+
+import { Path2D } from '@napi-rs/canvas';
+import type { Feature, ICanonicalTileID } from '@maplibre/maplibre-gl-style-spec';
+import type { TileFeature, TileLayer, VectorTile } from '../source/source.js';
+import { layoutValue, type EvaluationZooms } from './properties.js';
+import { tileClip, tileTransform, type PixelRect, type TileTransform, type ViewTransform } from './projection.js';
+import type { RenderLayer } from './style.js';
+import type { CoveredTile } from './tile-cover.js';
+
+/** MapLibre's internal tile extent; `within`/`distance` expressions expect geometry in it. */
+const EXTENT = 8192;
+
+/** A canonical tile id as the expression evaluator wants it. */
+function canonicalId(z: number, x: number, y: number): ICanonicalTileID {
+  return { z, x, y, key: `${z}/${x}/${y}` } as unknown as ICanonicalTileID;
+}
+
+export class VectorTileView {
+  readonly transform: TileTransform;
+  readonly clip: PixelRect;
+  readonly canonical: ICanonicalTileID;
+  private readonly layers = new Map<string, SourceLayerView | null>();
+
+  constructor(
+    readonly cover: CoveredTile,
+    private readonly tile: VectorTile,
+    private readonly view: ViewTransform,
+    /** GeoJSON tiles have one layer, which every style layer of the source draws whatever its source-layer. */
+    private readonly geojson = false,
+  ) {
+    this.clip = tileClip(view, cover);
+    this.canonical = canonicalId(cover.z, cover.x, cover.y);
+    // Transform for extent 1; each source layer scales it to its own extent.
+    this.transform = tileTransform(view, cover, 1);
+  }
+
+  sourceLayer(name: string | undefined): SourceLayerView | null {
+    const key = this.geojson ? '' : name;
+    if (key === undefined) return null;
+    let layer = this.layers.get(key);
+    if (layer === undefined) {
+      const data = this.geojson ? this.tile.layers.values().next().value : this.tile.layers.get(key);
+      layer = data && data.features.length > 0 ? new SourceLayerView(data, this.transform) : null;
+      this.layers.set(key, layer);
+    }
+    return layer;
+  }
+
+  /** The zooms a layer's properties are evaluated at on this tile. */
+  zooms(globalState: Readonly<Record<string, unknown>>): EvaluationZooms {
+    return { viewZoom: this.view.zoom, tileZoom: this.cover.overscaledZ, globalState };
+  }
+}
+
+/**
+ * Each feature's geometry as a Path2D in its tile's coordinates, built once for as long as the
+ * tile lives (sources cache their tiles): a render only transforms it into place, in native code,
+ * instead of handing Skia every vertex again.
+ */
+const tilePaths = new WeakMap<TileFeature, Path2D>();
+
+/** A feature's rings (closed) or lines (open) in tile coordinates; points have no path. */
+function tilePath(feature: TileFeature): Path2D {
+  let path = tilePaths.get(feature);
+  if (!path) {
+    path = new Path2D();
+    const closed = feature.type === 3;
+    for (const ring of feature.geometry) {
+      if (ring.length < 2) continue;
+      path.moveTo(ring[0]!.x, ring[0]!.y);
+      for (let i = 1; i < ring.length; i++) path.lineTo(ring[i]!.x, ring[i]!.y);
+      if (closed) path.closePath();
+    }
+    tilePaths.set(feature, path);
+  }
+  return path;
+}
+
+/** The features of one source layer of one tile, placed in device pixels on demand. */
+export class SourceLayerView {
+  readonly features: readonly TileFeature[];
+  /** Device pixels per tile unit. */
+  readonly scale: number;
+  readonly originX: number;
+  readonly originY: number;
+  readonly extent: number;
+  /** Tile coordinates to device pixels. */
+  readonly matrix: { a: number; b: number; c: number; d: number; e: number; f: number };
+  private readonly evaluation: (Feature | undefined)[];
+  private readonly paths: (Path2D | undefined)[];
+
+  constructor(layer: TileLayer, transform: TileTransform) {
+    this.features = layer.features;
+    this.extent = layer.extent;
+    this.scale = transform.scale / layer.extent;
+    this.originX = transform.x;
+    this.originY = transform.y;
+    this.matrix = { a: this.scale, b: 0, c: 0, d: this.scale, e: this.originX, f: this.originY };
+    this.evaluation = new Array(layer.features.length);
+    this.paths = new Array(layer.features.length);
+  }
+
+  /** The feature as expressions see it; with its geometry (in MapLibre's 8192 extent) when asked. */
+  evaluationFeature(index: number, needGeometry = false): Feature {
+    let feature = this.evaluation[index];
+    if (feature === undefined || (needGeometry && !('geometry' in feature))) {
+      const source = this.features[index]!;
+      const base: { type: 1 | 2 | 3; properties: TileFeature['properties']; id?: number | string; geometry?: { x: number; y: number }[][] } = {
+        type: source.type,
+        properties: source.properties,
+      };
+      if (source.id !== undefined) base.id = source.id;
+      if (needGeometry) {
+        const scale = EXTENT / this.extent;
+        base.geometry = source.geometry.map((ring) => ring.map((point) => ({ x: Math.round(point.x * scale), y: Math.round(point.y * scale) })));
+      }
+      feature = base as Feature;
+      this.evaluation[index] = feature;
+    }
+    return feature;
+  }
+
+  /** Appends the feature's geometry, in device pixels, to a batch path. */
+  addTo(batch: Path2D, index: number): void {
+    batch.addPath(tilePath(this.features[index]!), this.matrix);
+  }
+
+  /** The feature's geometry alone as a Path2D in device pixels: rings closed, lines open. */
+  path(index: number): Path2D {
+    let path = this.paths[index];
+    if (path === undefined) {
+      // Path2D.transform() would change the shared tile path in place.
+      path = new Path2D();
+      path.addPath(tilePath(this.features[index]!), this.matrix);
+      this.paths[index] = path;
+    }
+    return path;
+  }
+
+  /** The feature's geometry as flat device-pixel coordinates, one array per ring or line. */
+  pixels(index: number): Float64Array[] {
+    const { scale, originX, originY } = this;
+    return this.features[index]!.geometry.map((ring) => {
+      const out = new Float64Array(ring.length * 2);
+      for (let i = 0; i < ring.length; i++) {
+        out[i * 2] = originX + ring[i]!.x * scale;
+        out[i * 2 + 1] = originY + ring[i]!.y * scale;
+      }
+      return out;
+    });
+  }
+}
+
+/** Whether MapLibre builds a layer's bucket for a tile at this zoom (`isHidden(zoom, true)`). */
+export function builtAtTileZoom(layer: RenderLayer, tileZoom: number): boolean {
+  if (layer.minzoom && tileZoom < Math.floor(layer.minzoom)) return false;
+  if (layer.maxzoom && tileZoom >= layer.maxzoom) return false;
+  return true;
+}
+
+/**
+ * The features of a source layer that a style layer draws, in drawing order: filtered at the
+ * tile's zoom, limited to the geometry types the layer type draws, stably sorted by `sortKey` when
+ * the layer has a data-driven one.
+ */
+export function selectFeatures(
+  layer: RenderLayer,
+  source: SourceLayerView,
+  zooms: EvaluationZooms,
+  canonical: ICanonicalTileID,
+  accepts: (type: 1 | 2 | 3) => boolean,
+  sortKey?: string,
+): number[] {
+  const selected: number[] = [];
+  const { filter } = layer;
+  const needGeometry = filter.needGeometry;
+  const globals = { zoom: zooms.tileZoom, globalState: zooms.globalState };
+  const features = source.features;
+  for (let i = 0; i < features.length; i++) {
+    if (!accepts(features[i]!.type)) continue;
+    if (filter.filter(globals, source.evaluationFeature(i, needGeometry), canonical)) selected.push(i);
+  }
+  const key = sortKey ? layer.layout[sortKey] : undefined;
+  if (key && key.kind !== 'constant' && key.kind !== 'camera') {
+    const keys = new Map<number, number>();
+    for (const i of selected) keys.set(i, Number(layoutValue(key, zooms, source.evaluationFeature(i), canonical)));
+    selected.sort((a, b) => keys.get(a)! - keys.get(b)!);
+  }
+  return selected;
+}
