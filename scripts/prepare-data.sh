@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
 # Data a fresh installation starts with: the real GRIB2 forecasts that Debian's python-grib-doc
 # ships (a global GFS run and a 3-hourly southern Africa run), ingested once into the data
-# directory so that /weather/latest.json is not empty. Honours MERIDIAN_DATA_DIR and DATABASE_URL.
+# directory so that /weather/latest.json is not empty; and the default map `world`, built from
+# Natural Earth (npm world-atlas) and GSHHG (Debian gmt-gshhg-*), rebuilt only when its sources
+# change. Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 samples=/usr/share/doc/python-grib-doc/examples
 data=${MERIDIAN_DATA_DIR:-./data}
 stamp="$data/.samples-ingested"
-[ -f "$stamp" ] && exit 0
+if [ ! -f "$stamp" ]; then
+  node bin/meridian.js weather ingest "$samples/gfs.t12z.pgrbf120.2p5deg.grib2" --model gfs --attribution GFS > /dev/null
+  node bin/meridian.js weather ingest "$samples/safrica.grib2" --model safrica --attribution "NCEP" > /dev/null
+  mkdir -p "$data"
+  date -u +%FT%TZ > "$stamp"
+  echo "Ingested the sample forecasts of $samples"
+fi
 
-node bin/meridian.js weather ingest "$samples/gfs.t12z.pgrbf120.2p5deg.grib2" --model gfs --attribution GFS > /dev/null
-node bin/meridian.js weather ingest "$samples/safrica.grib2" --model safrica --attribution "NCEP" > /dev/null
-mkdir -p "$data"
-date -u +%FT%TZ > "$stamp"
-echo "Ingested the sample forecasts of $samples"
+world_stamp="$data/.world-built"
+world_want=$( (cat src/maps/world/*.ts src/maps/world/style.json node_modules/world-atlas/package.json
+  dpkg-query -W gmt-gshhg-low gmt-gshhg-high) | sha256sum | cut -d' ' -f1)
+if [ ! -f "$world_stamp" ] || [ "$(cat "$world_stamp")" != "$world_want" ]; then
+  node bin/meridian.js maps build-world > /dev/null
+  mkdir -p "$data"
+  echo "$world_want" > "$world_stamp"
+  echo "Built the default map world"
+fi
