@@ -5,6 +5,10 @@ import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } fr
 import { AccountStore } from './keys/accounts.js';
 import { runAdmin, type AdminRequest } from './admin.js';
 import { keysMigrations } from './keys/migrations.js';
+import { IconLoader } from './maps/icons.js';
+import { RenderPool } from './maps/pool.js';
+import { MapRegistry } from './maps/registry.js';
+import { staticMapRoutes } from './maps/routes.js';
 import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
 import { apiKeySettingsSchema } from './keys/settings.js';
 import { ApiKeyStore } from './keys/store.js';
@@ -149,6 +153,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(pingRoute, { gate });
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry() });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
+  const maps = await MapRegistry.open(config, { log: publicApp.log });
+  const pool = new RenderPool(config);
+  await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons), maxAgeSeconds: config.maps.maxAgeSeconds });
   await adminApp.register(keyManagementRoutes, { accounts: meridian.accounts, keys: meridian.keys });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details });
   await publicApp.ready();
@@ -179,6 +186,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();
       await limiter.close();
+      await pool.close();
+      await maps.close();
     },
   };
 }

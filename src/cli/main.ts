@@ -5,6 +5,9 @@ import { createServer, openMeridian } from '../app.js';
 import type { AdminRequest } from '../admin.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
+import { MapsError } from '../maps/errors.js';
+import { renderToFile, RenderUsageError } from './render.js';
+import { buildWorld } from '../maps/world/build.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 
@@ -21,6 +24,11 @@ Commands:
   weather ingest FILE... [--model gfs] [--attribution GFS]
                                              ingest GRIB2 files as a forecast run of that model
   weather fetch [--run latest|YYYYMMDDHH]     download a GFS run (only the needed fields) and ingest it
+  render MAP (--center LON,LAT,ZOOM | --bounds MINX,MINY,MAXX,MAXY | --auto) --size WxH[@2x]
+         [--format png|jpg|webp] [--path P]... [--markers M]... [--attribution CORNER|false]
+         [--padding F] -o FILE                render a static map image without a server
+  maps build-world [--out DIR]               build the default map \`world\` (Natural Earth, GSHHG) into
+                                             DIR (default the maps folder, <data>/maps)
   migrate                                    apply database migrations and exit
 
 Options for every command:
@@ -48,6 +56,16 @@ export async function main(argv: string[]): Promise<number> {
         model: { type: 'string' },
         run: { type: 'string' },
         attribution: { type: 'string' },
+        center: { type: 'string' },
+        bounds: { type: 'string' },
+        auto: { type: 'boolean' },
+        size: { type: 'string' },
+        format: { type: 'string' },
+        path: { type: 'string', multiple: true },
+        markers: { type: 'string', multiple: true },
+        padding: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -68,6 +86,30 @@ export async function main(argv: string[]): Promise<number> {
       flags: { dataDir: values.data, port: values.port, host: values.host },
     });
     if (command === 'serve') return await serve(config);
+    if (command === 'render') {
+      if (!sub) throw new UsageError('render needs a MAP');
+      if (!values.size || !values.output) throw new UsageError('render needs --size WxH[@2x] and -o FILE');
+      const bytes = await renderToFile(config, {
+        map: sub,
+        center: values.center,
+        bounds: values.bounds,
+        auto: values.auto,
+        size: values.size,
+        format: values.format ?? 'png',
+        path: values.path ?? [],
+        markers: values.markers ?? [],
+        attribution: values.attribution,
+        padding: values.padding,
+        out: values.output,
+      });
+      process.stderr.write(`Wrote ${values.output} (${bytes} bytes)\n`);
+      return 0;
+    }
+    if (command === 'maps') {
+      if (sub !== 'build-world') throw new UsageError(`Unknown maps command "${sub ?? ''}"`);
+      print(await buildWorld(path.resolve(values.out ?? config.maps.dir ?? path.join(config.dataDir, 'maps'))));
+      return 0;
+    }
     if (command === 'migrate') {
       const meridian = await openMeridian(config);
       await meridian.close();
@@ -78,11 +120,11 @@ export async function main(argv: string[]): Promise<number> {
     print(await runAdmin(config, request));
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (error instanceof UsageError || error instanceof RenderUsageError) {
       process.stderr.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof ControlError) {
+    if (error instanceof ConfigError || error instanceof ControlError || error instanceof MapsError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }

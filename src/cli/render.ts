@@ -1,0 +1,50 @@
+/**
+ * `meridian render`: one static image without a server, through the same request grammar, renderer
+ * and encoder as the HTTP route, so that what it writes is byte for byte what the route would send.
+ */
+
+import { writeFile } from 'node:fs/promises';
+import type { Config } from '../platform/config.js';
+import { IconLoader } from '../maps/icons.js';
+import { MapRegistry } from '../maps/registry.js';
+import { parseStaticRequest, type Query } from '../maps/request.js';
+import { renderStaticImage } from '../maps/static-image.js';
+
+export interface RenderOptions {
+  map: string;
+  center?: string | undefined;
+  bounds?: string | undefined;
+  auto?: boolean | undefined;
+  size: string;
+  format: string;
+  path: string[];
+  markers: string[];
+  attribution?: string | undefined;
+  padding?: string | undefined;
+  out: string;
+}
+
+export class RenderUsageError extends Error {}
+
+/** Renders the image and writes it to `options.out`; returns the number of bytes written. */
+export async function renderToFile(config: Config, options: RenderOptions): Promise<number> {
+  const areas = [options.center, options.bounds, options.auto ? 'auto' : undefined].filter((area) => area !== undefined);
+  if (areas.length !== 1) throw new RenderUsageError('render needs exactly one of --center lon,lat,zoom, --bounds minx,miny,maxx,maxy and --auto');
+  const log = { warn: (message: string) => process.stderr.write(`${message}\n`), error: (message: string) => process.stderr.write(`${message}\n`) };
+  const registry = await MapRegistry.open(config, { log });
+  try {
+    const map = registry.get(options.map);
+    if (!map) throw new Error(`No map "${options.map}"; configured maps: ${registry.ids().join(', ') || 'none'}`);
+    const query: Query = { path: options.path, markers: options.markers };
+    if (options.attribution !== undefined) query.attribution = options.attribution;
+    if (options.padding !== undefined) query.padding = options.padding;
+    const spec = `${areas[0]}/${options.size}.${options.format}`;
+    const request = parseStaticRequest(map.id, spec, query, 0, map.formats);
+    const icons = await new IconLoader(config.maps.icons).load(request.markers.flatMap((group) => (group.icon ? [group.icon] : [])));
+    const bytes = await renderStaticImage(map, { ...request, icons });
+    await writeFile(options.out, bytes);
+    return bytes.length;
+  } finally {
+    await registry.close();
+  }
+}
