@@ -1,7 +1,7 @@
 /** What every `bench:<area>` script shares: real server processes and an HTTP load generator. */
 import autocannon, { type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,8 @@ export const rounds = Number(process.env.MERIDIAN_BENCH_ROUNDS ?? 3);
 export interface Instance {
   base: string;
   serviceToken: string;
+  /** Resident memory of the server process (its worker threads included), in MiB. */
+  rssMiB(): number;
   stop(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startInstance(extraEnv: NodeJS.ProcessEnv = {}): Promise<I
   return {
     base,
     serviceToken: service_token,
+    rssMiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
     async stop() {
       const closed = new Promise((resolve) => child.on('close', resolve));
       child.kill('SIGTERM');

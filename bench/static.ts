@@ -26,6 +26,7 @@ const sizes = [
   { name: '1024x768@2x', width: 1024, height: 768, pixelRatio: 2 },
 ] as const;
 const formats = ['png', 'jpg'] as const;
+const memoryRenders = Number(process.env.MERIDIAN_BENCH_MEMORY_RENDERS ?? 3000);
 
 interface View {
   center: [number, number];
@@ -53,6 +54,7 @@ async function meridian(mapsDir: string) {
   const instance = await startInstance({ MERIDIAN_MAPS_DIR: mapsDir, MERIDIAN_MAPS_WORKERS: '1' });
   const key = await createKey(instance);
   const results: Record<string, { cold: number[]; warm: number[] }> = {};
+  let memory: { after: number; rss: number }[] = [];
   try {
     for (const size of sizes) {
       for (const format of formats) {
@@ -70,10 +72,35 @@ async function meridian(mapsDir: string) {
         }
       }
     }
+    memory = await memoryOverRenders(instance.base, key, instance.rssMiB);
   } finally {
     await instance.stop();
   }
-  return results;
+  return { results, memory };
+}
+
+/**
+ * Resident memory over many renders of varied views (a deterministic walk over zooms 0-8, sizes and
+ * formats, markers and paths included), sampled every tenth of the run: it should level off once
+ * the tile cache is full, not keep growing.
+ */
+async function memoryOverRenders(base: string, key: string, rssMiB: () => number): Promise<{ after: number; rss: number }[]> {
+  const samples: { after: number; rss: number }[] = [{ after: 0, rss: rssMiB() }];
+  let seed = 1;
+  const next = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let i = 1; i <= memoryRenders; i++) {
+    const lon = (next() * 360 - 180).toFixed(3);
+    const lat = (next() * 140 - 70).toFixed(3);
+    const zoom = (next() * 8).toFixed(2);
+    const [width, height] = [128 + Math.floor(next() * 600), 128 + Math.floor(next() * 600)];
+    const format = formats[i % formats.length];
+    const overlays = `&markers=${lon},${lat},red&path=stroke:blue|width:3|${lon},${lat}|${(Number(lon) / 2).toFixed(3)},${(Number(lat) / 2).toFixed(3)}`;
+    const response = await fetch(`${base}/api/maps/world/static/${lon},${lat},${zoom}/${width}x${height}.${format}?key=${key}${overlays}`);
+    if (!response.ok) throw new Error(`memory run: ${response.status} ${await response.text()}`);
+    await response.arrayBuffer();
+    if (i % Math.max(1, Math.floor(memoryRenders / 10)) === 0) samples.push({ after: i, rss: rssMiB() });
+  }
+  return samples;
 }
 
 /** Serves maplibre-gl, a page, and the archive's tiles as z/x/y (decompressed). */
@@ -120,7 +147,10 @@ window.ready = true;
       return response.writeHead(200, { 'content-type': 'application/x-protobuf', 'access-control-allow-origin': '*' }).end(data);
     }
     if (url.pathname === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(page);
-    if (url.pathname === '/maplibre-gl.mjs') return response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(path.join(dist, 'maplibre-gl.mjs')));
+    if (url.pathname === '/favicon.ico') return response.writeHead(204).end();
+    // maplibre-gl.mjs starts its workers from files beside it.
+    const file = path.join(dist, path.basename(url.pathname));
+    if (url.pathname.endsWith('.mjs') && existsSync(file)) return response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
     response.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -141,6 +171,10 @@ async function maplibre(mapsDir: string) {
       for (const format of formats) {
         // A fresh page per size and format, so that its tile cache starts cold like the server's.
         const page = await browser.newPage({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1 });
+        page.on('crash', () => console.error(`MapLibre page crashed (${size.name} ${format})`));
+        page.on('console', (message) => {
+          if (message.type() === 'error') console.error(`MapLibre: ${message.text()}`);
+        });
         await page.goto(`${origin}/`);
         await page.waitForFunction('window.ready === true');
         await page.evaluate(`window.setup(${JSON.stringify({ style, size })})`);
@@ -167,7 +201,7 @@ const ms = (value: number) => value.toFixed(1).padStart(7);
 
 const maps = await worldMaps();
 try {
-  const ours = await meridian(maps.dir);
+  const { results: ours, memory } = await meridian(maps.dir);
   const theirs = await maplibre(maps.dir);
   const rows = Object.keys(ours).map((image) => {
     const [us, them] = [ours[image]!, theirs[image]!];
@@ -186,7 +220,8 @@ try {
       `${row.image.padEnd(18)} | ${ms(row.meridian.warm.p50)} ${ms(row.meridian.warm.p95)}         | ${ms(row.maplibre.warm.p50)} ${ms(row.maplibre.warm.p95)}         | ${warmRatio.toFixed(1).padStart(6)}x    | ${ms(row.meridian.cold.p50)}           | ${ms(row.maplibre.cold.p50)}           | ${coldRatio.toFixed(1).padStart(6)}x`,
     );
   }
-  saveResults('static', { views: views.length, repeat, rows });
+  console.log(`server memory over ${memoryRenders} varied renders (MiB): ${memory.map((sample) => `${sample.after}: ${sample.rss.toFixed(0)}`).join(', ')}`);
+  saveResults('static', { views: views.length, repeat, rows, memory });
 } finally {
   if (maps.temporary) rmSync(maps.dir, { recursive: true, force: true });
 }

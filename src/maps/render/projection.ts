@@ -97,6 +97,13 @@ export function tileClip(view: ViewTransform, tile: TilePosition): PixelRect {
   return { x0: Math.round(rect.x0), y0: Math.round(rect.y0), x1: Math.round(rect.x1), y1: Math.round(rect.y1) };
 }
 
+/** The tile's clip (see tileClip) cut to the image; null when none of its pixels are in the image. */
+export function visibleTileClip(view: ViewTransform, tile: TilePosition): PixelRect | null {
+  const clip = tileClip(view, tile);
+  const visible = { x0: Math.max(0, clip.x0), y0: Math.max(0, clip.y0), x1: Math.min(view.width, clip.x1), y1: Math.min(view.height, clip.y1) };
+  return visible.x1 > visible.x0 && visible.y1 > visible.y0 ? visible : null;
+}
+
 /** Whether a rectangle overlaps the image at all. */
 export function intersectsImage(view: ViewTransform, rect: PixelRect): boolean {
   return rect.x1 > 0 && rect.y1 > 0 && rect.x0 < view.width && rect.y0 < view.height && rect.x1 > rect.x0 && rect.y1 > rect.y0;

@@ -12,7 +12,7 @@ import { Color, Interpolate, type StylePropertyExpression } from '@maplibre/mapl
 import type { RenderContext } from '../context.js';
 import { quantizeHeight, viewDems, type DemEncoding } from '../dem.js';
 import { evaluateAt } from '../properties.js';
-import { tileClip, tileRect } from '../projection.js';
+import { tileRect, visibleTileClip } from '../projection.js';
 import type { RenderLayer } from '../style.js';
 
 export interface ColorRamp {
@@ -69,12 +69,9 @@ export function drawColorRelief(rc: RenderContext, layer: RenderLayer): void {
     const dem = dems.get(`${cover.z}/${cover.x}/${cover.y}`);
     if (!dem) continue;
     const rect = tileRect(view, cover);
-    const clip = tileClip(view, cover);
-    const x0 = Math.max(0, clip.x0);
-    const x1 = Math.min(width, clip.x1);
-    const y0 = Math.max(0, clip.y0);
-    const y1 = Math.min(height, clip.y1);
-    if (x1 <= x0 || y1 <= y0) continue;
+    const visible = visibleTileClip(view, cover);
+    if (!visible) continue;
+    const { x0, x1, y0, y1 } = visible;
     drawn = true;
     const { dim, heights } = dem;
     const stride = dim + 4;

@@ -16,7 +16,7 @@ import type { Color, ColorArray, NumberArray } from '@maplibre/maplibre-gl-style
 import type { RenderContext } from '../context.js';
 import { viewDems, type Dem } from '../dem.js';
 import { evaluateAt } from '../properties.js';
-import { tileClip, tileRect } from '../projection.js';
+import { tileRect, visibleTileClip } from '../projection.js';
 import type { RenderLayer } from '../style.js';
 
 /** log2 of the Mercator world's width in metres, from which the prepare step gets metres per pixel. */
@@ -255,12 +255,9 @@ export function drawHillshade(rc: RenderContext, layer: RenderLayer): void {
     const dem = dems.get(`${cover.z}/${cover.x}/${cover.y}`);
     if (!dem) continue;
     const rect = tileRect(view, cover);
-    const clip = tileClip(view, cover);
-    const x0 = Math.max(0, clip.x0);
-    const x1 = Math.min(width, clip.x1);
-    const y0 = Math.max(0, clip.y0);
-    const y1 = Math.min(height, clip.y1);
-    if (x1 <= x0 || y1 <= y0) continue;
+    const visible = visibleTileClip(view, cover);
+    if (!visible) continue;
+    const { x0, x1, y0, y1 } = visible;
     drawn = true;
     const slopes = slopesOf(dem, cover.overscaledZ);
     const { dim } = dem;
