@@ -40,6 +40,7 @@ import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
 import { boundExports, crsInfo, operationInfo, operationsBetween, type OperationInfo } from './proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
 import { FIELD, type Bbox, type Registry, type RegistryEntry } from './registry.js';
+import { Lru } from '../platform/lru.js';
 
 export interface Id {
   authority: 'EPSG';
@@ -114,28 +115,6 @@ export const POPULAR_CRS: readonly number[] = [
 const WGS84 = 4326;
 const CACHE_SIZE = 2000;
 const NOT_POPULAR = 63;
-
-/** Least recently used entries go first once the cache is full. */
-class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    const value = this.map.get(key);
-    if (value !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: K, value: V): V {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
-    return value;
-  }
-}
 
 interface CrsDetails {
   defaultTransformation: number | null;

@@ -9,6 +9,7 @@ import {
   type OperationInfo,
   type Transformer,
 } from './proj.js';
+import { Lru } from '../platform/lru.js';
 
 /** A client error of the transform endpoint: its message is safe to return (becomes a 400). */
 export class TransformError extends ClientError {}
@@ -116,22 +117,15 @@ export function plan(source: number, target: number, ops: readonly number[]): Pl
 
 /** Plans are costly to make (milliseconds) and cheap to use: keep the recent ones. */
 export class PlanCache {
-  private readonly plans = new Map<string, Plan>();
+  private readonly plans: Lru<string, Plan>;
 
-  constructor(private readonly capacity = 256) {}
+  constructor(capacity = 256) {
+    this.plans = new Lru(capacity);
+  }
 
   get(source: number, target: number, ops: readonly number[]): Plan {
     const key = `${source}|${target}|${ops.join('|')}`;
-    const cached = this.plans.get(key);
-    if (cached) {
-      this.plans.delete(key);
-      this.plans.set(key, cached);
-      return cached;
-    }
-    const made = plan(source, target, ops);
-    this.plans.set(key, made);
-    if (this.plans.size > this.capacity) this.plans.delete(this.plans.keys().next().value!);
-    return made;
+    return this.plans.get(key) ?? this.plans.set(key, plan(source, target, ops));
   }
 }
 

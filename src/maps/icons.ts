@@ -13,6 +13,7 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import sharp from 'sharp';
+import { Lru } from '../platform/lru.js';
 import { MapsError } from './errors.js';
 
 export interface IconLimits {
@@ -49,9 +50,11 @@ export function isPrivateAddress(address: string): boolean {
 class IconError extends Error {}
 
 export class IconLoader {
-  private readonly cache = new Map<string, Uint8Array>();
+  private readonly cache: Lru<string, Uint8Array>;
 
-  constructor(private readonly limits: IconLimits) {}
+  constructor(private readonly limits: IconLimits) {
+    this.cache = new Lru(limits.cacheEntries);
+  }
 
   /** The image bytes of every URL; a 400 naming the URL when one cannot be used. */
   async load(urls: Iterable<string>): Promise<Map<string, Uint8Array>> {
@@ -62,11 +65,7 @@ export class IconLoader {
 
   private async one(url: string): Promise<Uint8Array> {
     const cached = this.cache.get(url);
-    if (cached) {
-      this.cache.delete(url);
-      this.cache.set(url, cached);
-      return cached;
-    }
+    if (cached) return cached;
     let bytes: Uint8Array;
     const signal = AbortSignal.timeout(this.limits.timeoutMs);
     try {
@@ -75,9 +74,7 @@ export class IconLoader {
       const reason = error instanceof IconError ? error.message : signal.aborted ? 'timed out' : 'could not be fetched';
       throw new MapsError(400, `Invalid marker icon ${url}: ${reason}`);
     }
-    this.cache.set(url, bytes);
-    if (this.cache.size > this.limits.cacheEntries) this.cache.delete(this.cache.keys().next().value!);
-    return bytes;
+    return this.cache.set(url, bytes);
   }
 
   private async fetch(url: string, signal: AbortSignal, redirects = 0): Promise<Uint8Array> {

@@ -78,12 +78,9 @@ export function autoViewport(features: Features, width: number, height: number, 
   let south = Infinity;
   let north = -Infinity;
   for (const path of features.paths) {
-    let previous = path.points[0]?.[0] ?? 0;
     let [start, end] = [Infinity, -Infinity];
-    for (const [lon, lat] of path.points) {
-      const unwrapped = path.shortest ? previous + wrap(lon - previous) : lon;
-      previous = unwrapped;
-      [start, end] = [Math.min(start, unwrapped), Math.max(end, unwrapped)];
+    for (const [lon, lat] of path.shortest ? shortestWay(path.points) : path.points) {
+      [start, end] = [Math.min(start, lon), Math.max(end, lon)];
       [south, north] = [Math.min(south, lat), Math.max(north, lat)];
     }
     if (start <= end) spans.push([start, end]);
@@ -103,6 +100,18 @@ export function autoViewport(features: Features, width: number, height: number, 
     return { center: [wrap(center[0]), center[1]], zoom: SINGLE_POINT_ZOOM, width, height, pixelRatio };
   }
   return fitBox(x0, x1, y0, y1, width, height, padding, pixelRatio);
+}
+
+/**
+ * The points with their longitudes shifted by whole turns so that each step to the next point is
+ * the short way round (crossing the antimeridian when that is shorter).
+ */
+export function shortestWay(points: readonly LonLat[]): LonLat[] {
+  let previous = points[0]?.[0] ?? 0;
+  return points.map(([lon, lat]): LonLat => {
+    previous += wrap(lon - previous);
+    return [previous, lat];
+  });
 }
 
 /** Fits the box [x0, x1] × [y0, y1] in world fractions (x1 may pass 1 across the antimeridian). */

@@ -4,33 +4,30 @@
  * through it, on a canvas already scaled by the pixel ratio.
  */
 
-import { project, TILE_SIZE, type Viewport } from '../viewport.js';
+import { viewTransform } from '../render/projection.js';
+import { project, type Viewport } from '../viewport.js';
 
 export interface Frame {
+  zoom: number;
   /** World pixel of the image's left and top edges at the view's zoom. */
   left: number;
   top: number;
   /** Width of one world in CSS pixels at the view's zoom. */
   worldSize: number;
+  /** The image in CSS pixels. */
   width: number;
   height: number;
 }
 
+/** The renderer's view of the image (the same origin, unaligned), in CSS pixels. */
 export function frameOf(viewport: Viewport): Frame {
-  const [x, y] = project(viewport.center[0], viewport.center[1], viewport.zoom);
-  return {
-    left: x - viewport.width / 2,
-    top: y - viewport.height / 2,
-    worldSize: TILE_SIZE * 2 ** viewport.zoom,
-    width: viewport.width,
-    height: viewport.height,
-  };
+  const { zoom, left, top, worldSize } = viewTransform(viewport);
+  return { zoom, left, top, worldSize, width: viewport.width, height: viewport.height };
 }
 
 /** World pixels (x may lie beyond one world, for unwrapped longitudes) of a point. */
 export function worldPixel(frame: Frame, lon: number, lat: number): [x: number, y: number] {
-  const zoom = Math.log2(frame.worldSize / TILE_SIZE);
-  return project(lon, lat, zoom);
+  return project(lon, lat, frame.zoom);
 }
 
 /**

@@ -8,11 +8,12 @@
 import type { SKRSContext2D } from '@napi-rs/canvas';
 import { formatColor } from '../color.js';
 import type { Path } from '../overlays.js';
+import { shortestWay } from '../viewport.js';
 import { copyShifts, worldPixel, type Frame } from './frame.js';
 
 export function drawPaths(ctx: SKRSContext2D, frame: Frame, paths: readonly Path[]): void {
   for (const path of paths) {
-    const points = unwrapped(path).map(([lon, lat]) => worldPixel(frame, lon, lat));
+    const points = (path.shortest ? shortestWay(path.points) : path.points).map(([lon, lat]) => worldPixel(frame, lon, lat));
     if (points.length === 0) continue;
     const xs = points.map(([x]) => x);
     const margin = path.width;
@@ -34,15 +35,4 @@ export function drawPaths(ctx: SKRSContext2D, frame: Frame, paths: readonly Path
       ctx.stroke();
     }
   }
-}
-
-/** The path's longitudes, shifted by whole turns so that each step is the short way if asked. */
-function unwrapped(path: Path): [number, number][] {
-  if (!path.shortest) return path.points.map(([lon, lat]) => [lon, lat]);
-  let previous = path.points[0]?.[0] ?? 0;
-  return path.points.map(([lon, lat]) => {
-    const step = ((((lon - previous + 180) % 360) + 360) % 360) - 180;
-    previous += step;
-    return [previous, lat];
-  });
 }

@@ -21,12 +21,6 @@ export function unpackVector(encoding: DemEncoding): [number, number, number, nu
   return encoding === 'terrarium' ? [256, 1, 1 / 256, 32768] : [6553.6, 25.6, 0.1, 10000];
 }
 
-/** A DEM tile: heights with a 2-pixel border, row-major, stride dim + 4. */
-export interface Dem {
-  readonly dim: number;
-  readonly heights: Float64Array;
-}
-
 export function decodeDem(pixels: Uint8ClampedArray, dim: number, encoding: DemEncoding): Dem {
   const [rf, gf, bf, shift] = unpackVector(encoding);
   const stride = dim + 4;

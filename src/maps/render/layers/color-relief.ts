@@ -10,10 +10,10 @@
 
 import { Color, Interpolate, type StylePropertyExpression } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../context.js';
-import { quantizeHeight, viewDems, type DemEncoding } from '../dem.js';
+import { quantizeHeight, type DemEncoding } from '../dem.js';
 import { evaluateAt } from '../properties.js';
-import { tileRect, visibleTileClip } from '../projection.js';
 import type { RenderLayer } from '../style.js';
+import { clampIndex, paintDemTiles } from './dem-paint.js';
 
 export interface ColorRamp {
   /** Heights as the DEM encoding stores them, ascending. */
@@ -54,25 +54,10 @@ export function drawColorRelief(rc: RenderContext, layer: RenderLayer): void {
   const encoding = loaded.source.encoding ?? 'mapbox';
   const nearest = evaluateAt<string>(layer.paint['resampling']!, rc.zoom, rc.style.globalState) === 'nearest';
   const ramp = colorRamp(layer.paint['color-relief-color']!, encoding);
-  const dems = viewDems(loaded.raster, encoding);
-  const view = rc.alignedView;
-  const { width, height } = view;
-  const canvas = rc.scratch();
-  const layerCtx = canvas.getContext('2d');
-  const image = layerCtx.createImageData(width, height);
-  const data = image.data;
   const { heights: stops, colors } = ramp;
   const last = stops.length - 1;
-  let drawn = false;
 
-  for (const { cover } of loaded.raster) {
-    const dem = dems.get(`${cover.z}/${cover.x}/${cover.y}`);
-    if (!dem) continue;
-    const rect = tileRect(view, cover);
-    const visible = visibleTileClip(view, cover);
-    if (!visible) continue;
-    const { x0, x1, y0, y1 } = visible;
-    drawn = true;
+  paintDemTiles(rc, loaded, encoding, ({ dem, rect, visible: { x0, x1, y0, y1 } }, data, width) => {
     const { dim, heights } = dem;
     const stride = dim + 4;
     for (let py = y0; py < y1; py++) {
@@ -110,14 +95,5 @@ export function drawColorRelief(rc: RenderContext, layer: RenderLayer): void {
         data[o + 3] = a;
       }
     }
-  }
-  if (drawn) {
-    layerCtx.putImageData(image, 0, 0);
-    rc.ctx.drawImage(canvas, 0, 0);
-  }
-  rc.release(canvas);
-}
-
-function clampIndex(i: number, size: number): number {
-  return i < 0 ? 0 : i >= size ? size - 1 : i;
+  });
 }

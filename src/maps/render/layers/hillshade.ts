@@ -14,10 +14,10 @@
 
 import type { Color, ColorArray, NumberArray } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../context.js';
-import { viewDems, type Dem } from '../dem.js';
+import type { Dem } from '../dem.js';
 import { evaluateAt } from '../properties.js';
-import { tileRect, visibleTileClip } from '../projection.js';
 import type { RenderLayer } from '../style.js';
+import { clampIndex, paintDemTiles } from './dem-paint.js';
 
 /** log2 of the Mercator world's width in metres, from which the prepare step gets metres per pixel. */
 const LOG2_WORLD_WIDTH = 25.2562;
@@ -241,24 +241,9 @@ export function drawHillshade(rc: RenderContext, layer: RenderLayer): void {
   if (shading.exaggeration === 0) return;
   const shade = shader(shading);
   const nearest = evaluateAt<string>(layer.paint['resampling']!, rc.zoom, rc.style.globalState) === 'nearest';
-  const dems = viewDems(loaded.raster, encoding);
-  const view = rc.alignedView;
-  const { width, height } = view;
-  const canvas = rc.scratch();
-  const layerCtx = canvas.getContext('2d');
-  const image = layerCtx.createImageData(width, height);
-  const data = image.data;
   const color: Rgba = [0, 0, 0, 0];
-  let drawn = false;
 
-  for (const { cover } of loaded.raster) {
-    const dem = dems.get(`${cover.z}/${cover.x}/${cover.y}`);
-    if (!dem) continue;
-    const rect = tileRect(view, cover);
-    const visible = visibleTileClip(view, cover);
-    if (!visible) continue;
-    const { x0, x1, y0, y1 } = visible;
-    drawn = true;
+  paintDemTiles(rc, loaded, encoding, ({ dem, cover, rect, visible: { x0, x1, y0, y1 } }, data, width) => {
     const slopes = slopesOf(dem, cover.overscaledZ);
     const { dim } = dem;
     const size = dim + 2;
@@ -311,17 +296,9 @@ export function drawHillshade(rc: RenderContext, layer: RenderLayer): void {
         data[o + 3] = alpha * 255;
       }
     }
-  }
-  if (drawn) {
-    layerCtx.putImageData(image, 0, 0);
-    rc.ctx.drawImage(canvas, 0, 0);
-  }
-  rc.release(canvas);
+  });
 }
 
-function clampIndex(i: number, size: number): number {
-  return i < 0 ? 0 : i >= size ? size - 1 : i;
-}
 
 /** Latitude (degrees) of a Mercator y in world fractions. */
 function latitude(y: number): number {
