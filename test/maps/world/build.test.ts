@@ -102,6 +102,27 @@ test('rivers appear at zoom 3 and not before, with their class and rank', async 
   }
 });
 
+test('names: oceans from zoom 1, countries and the largest capitals by zoom 2, cities by population', async () => {
+  assert.equal((await tile(0, 0, 0)).layers.marine, undefined);
+  const oceans = features(await tile(1, 0, 0), 'marine').map((f) => f.properties.name);
+  assert.ok(oceans.includes('Pacific Ocean') && oceans.includes('Atlantic Ocean'), oceans.join());
+  assert.ok(!oceans.includes('North Sea'));
+  // Zoom 3 over Europe: Paris (a capital of 2 million), France and the North Sea.
+  const europe = await tile(3, 4, 2);
+  const places = features(europe, 'places');
+  const paris = places.find((f) => f.properties.name === 'Paris');
+  assert.ok(paris, places.map((f) => f.properties.name).join());
+  assert.equal(paris.type, 1);
+  assert.equal(paris.properties.class, 'capital');
+  assert.ok((paris.properties.population as number) > 2_000_000);
+  assert.ok(features(europe, 'country_labels').some((f) => f.properties.name === 'France'));
+  assert.ok(features(europe, 'marine').some((f) => f.properties.name === 'North Sea'));
+  // Ranks order the places by population, the most populous first.
+  const ranked = [...places].sort((a, b) => (a.properties.rank as number) - (b.properties.rank as number));
+  const populations = ranked.map((f) => f.properties.population as number);
+  assert.deepEqual(populations, [...populations].sort((a, b) => b - a));
+});
+
 test('no tile carries the build-internal minzoom tag', async () => {
   for (const [z, x, y] of [[0, 0, 0], [2, 2, 1], [3, 4, 2], [3, 2, 3]] as const) {
     const vt = await tile(z, x, y);
@@ -127,10 +148,11 @@ test('the style is valid, reads the archive through pmtiles:// and uses only lay
     { type: source.type, url: source.url, maxzoom: source.maxzoom, tileSize: source.tileSize },
     { type: 'vector', url: 'pmtiles://world.pmtiles', maxzoom, tileSize: 512 },
   );
-  assert.equal(style.glyphs, undefined);
+  // Text comes from the font catalog by name; the placeholder only satisfies the style spec.
+  assert.equal(style.glyphs, 'meridian://fonts/{fontstack}/{range}.pbf');
   const metadata = (await archive.metadata()) as { vector_layers: { id: string }[] };
   for (const layer of style.layers) {
-    assert.ok(['background', 'fill', 'line'].includes(layer.type), layer.id);
+    assert.ok(['background', 'fill', 'line', 'symbol'].includes(layer.type), layer.id);
     if ('source-layer' in layer) {
       assert.ok(metadata.vector_layers.some((v) => v.id === layer['source-layer']), `${layer.id} reads ${layer['source-layer']}`);
     }
