@@ -13,10 +13,11 @@ fi
 # for Meridian's native PROJ addon, real GRIB2 forecasts (python-grib-doc) and ecCodes, the
 # reference GRIB decoder the weather tests compare with, and the lakes and rivers of the default
 # map: GSHHG at crude to high resolution (gmt-gshhg-low, gmt-gshhg-high), which only GMT reads;
-# Noto Sans for the text the map renderer draws. With --dev also Chromium, in which MapLibre GL JS
+# the fonts the map renderer draws text with: Noto Sans (Latin, Greek, Cyrillic, Arabic and more),
+# Noto Sans CJK and Open Sans. With --dev also Chromium, in which MapLibre GL JS
 # renders the reference images of the render tests and the static-map benchmark's peer.
 packages=(g++ make python3 libproj-dev proj-data proj-bin libsqlite3-dev python-grib-doc libeccodes-tools
-  gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core)
+  gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans)
 [ "${1:-}" = "--dev" ] && packages+=(chromium)
 missing=()
 for package in "${packages[@]}"; do
