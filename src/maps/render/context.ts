@@ -7,7 +7,9 @@
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { StylePropertyExpression } from '@maplibre/maplibre-gl-style-spec';
 import type { RasterTile, TileSource } from '../source/source.js';
+import type { ImageSet } from '../sprite/sprite.js';
 import type { PixelRect, ViewTransform } from './projection.js';
+import type { SymbolPlacement } from '../symbol/placement.js';
 import type { CompiledStyle } from './style.js';
 import type { CoveredTile } from './tile-cover.js';
 import type { VectorTileView } from './vector.js';
@@ -33,12 +35,16 @@ export interface RenderContext {
   readonly alignedView: ViewTransform;
   readonly zoom: number;
   readonly pixelRatio: number;
+  /** The sprite's images (patterns, icons); empty when the style has none. */
+  readonly images: ImageSet;
   /** The loaded tiles of a source, or undefined when no TileSource was given for it. */
   source(id: string | undefined): LoadedSource | undefined;
   /** A transparent canvas the size of the output, for layers drawn apart and composited. */
   scratch(): Canvas;
   /** Gives a scratch canvas back for reuse. */
   release(canvas: Canvas): void;
+  /** The labels placed for the whole image, set once tiles are loaded (symbol layers draw them). */
+  symbols?: SymbolPlacement;
 }
 
 /** Restricts drawing to a tile's (pixel-rounded) square; undo with ctx.restore(). */

@@ -9,13 +9,17 @@
  * given no TileSource (an image or video source of the style) draws nothing. Errors of a source
  * reject the render.
  *
- * Symbol layers are left to the label renderer. `options.signal` is checked after loading and
+ * Symbol layers: once the tiles are loaded, one placement pass over every visible symbol layer
+ * (src/maps/symbol/placement.ts) decides the labels of the whole image; each symbol layer then
+ * draws its own in style order. `options.signal` is checked after loading and
  * between layers; an aborted render rejects with the signal's reason.
  */
 
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '@napi-rs/canvas';
 import type { TileSource } from '../source/source.js';
+import { emptyImageSet, type ImageSet } from '../sprite/sprite.js';
 import type { Viewport } from '../viewport.js';
+import { takeCanvas } from './canvas-pool.js';
 import { scratchPool, type LoadedRasterTile, type LoadedSource, type RenderContext } from './context.js';
 import { drawBackground } from './layers/background.js';
 import { drawCircle } from './layers/circle.js';
@@ -30,6 +34,9 @@ import { viewTransform } from './projection.js';
 import type { CompiledStyle, RenderLayer, RenderLayerType } from './style.js';
 import { coveringTiles } from './tile-cover.js';
 import { VectorTileView } from './vector.js';
+import { FontCatalog } from '../glyphs/catalog.js';
+import { drawSymbol } from '../symbol/draw.js';
+import { placeSymbols, type PlacedLabel } from '../symbol/placement.js';
 
 const PAINTERS: Record<RenderLayerType, (rc: RenderContext, layer: RenderLayer) => void> = {
   background: drawBackground,
@@ -41,15 +48,16 @@ const PAINTERS: Record<RenderLayerType, (rc: RenderContext, layer: RenderLayer) 
   raster: drawRaster,
   hillshade: drawHillshade,
   'color-relief': drawColorRelief,
+  symbol: drawSymbol,
 };
 
 export async function renderMap(
   style: CompiledStyle,
   sources: ReadonlyMap<string, TileSource>,
   viewport: Viewport,
-  options: { signal?: AbortSignal } = {},
+  options: { signal?: AbortSignal; images?: ImageSet; fonts?: FontCatalog; labels?: PlacedLabel[] } = {},
 ): Promise<Canvas> {
-  const { signal } = options;
+  const { signal, images = emptyImageSet } = options;
   signal?.throwIfAborted();
   const view = viewTransform(viewport);
   const alignedView = viewTransform(viewport, true);
@@ -62,7 +70,7 @@ export async function renderMap(
   await Promise.all([...wanted].map(async (id) => loaded.set(id, await loadSource(sources.get(id)!, viewport, view))));
   signal?.throwIfAborted();
 
-  const canvas = createCanvas(view.width, view.height);
+  const canvas = takeCanvas(view.width, view.height);
   const ctx = canvas.getContext('2d');
   const pool = scratchPool(view.width, view.height);
   const rc: RenderContext = {
@@ -72,10 +80,16 @@ export async function renderMap(
     alignedView,
     zoom,
     pixelRatio: viewport.pixelRatio,
+    images,
     source: (id) => (id === undefined ? undefined : loaded.get(id)),
     scratch: () => pool.take(),
     release: (scratch) => pool.give(scratch),
   };
+  const symbolLayers = layers.filter((layer) => layer.type === 'symbol');
+  if (symbolLayers.length > 0) {
+    rc.symbols = placeSymbols(rc, options.fonts ?? FontCatalog.default(), symbolLayers);
+    options.labels?.push(...rc.symbols.labels);
+  }
   for (const layer of layers) {
     signal?.throwIfAborted();
     PAINTERS[layer.type](rc, layer);

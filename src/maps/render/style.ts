@@ -5,12 +5,12 @@
  * functions and expressions one shape (`createPropertyExpression` under the hood). Evaluating them
  * the way MapLibre does (which zoom, which feature) is `properties.ts`'s job.
  *
- * What we cannot draw is listed once in `warnings`, never thrown: the pattern properties, line
+ * What we cannot draw is listed once in `warnings`, never thrown: `fill-extrusion-pattern`, line
  * gradients, layer blend modes (MapLibre GL JS does not draw them either), rounded extrusion
  * corners, image and video sources, and a `terrain` or non-mercator `projection` of the style.
  * Properties that only matter to an interactive map (`raster-fade-duration`, pitch alignments,
  * `fill-extrusion-vertical-gradient` of walls we never see from straight above) are not warned
- * about. Symbol layers are compiled to nothing and never warned about: labels are drawn elsewhere.
+ * about. Symbol properties the label renderer does not draw (SYMBOL_UNSUPPORTED) are listed too.
  */
 
 import {
@@ -27,10 +27,10 @@ import {
 } from '@maplibre/maplibre-gl-style-spec';
 
 /** The layer types this renderer draws. */
-export type RenderLayerType = 'background' | 'fill' | 'line' | 'circle' | 'heatmap' | 'fill-extrusion' | 'raster' | 'hillshade' | 'color-relief';
+export type RenderLayerType = 'background' | 'fill' | 'line' | 'circle' | 'heatmap' | 'fill-extrusion' | 'raster' | 'hillshade' | 'color-relief' | 'symbol';
 
 const DRAWN_TYPES: ReadonlySet<string> = new Set<RenderLayerType>([
-  'background', 'fill', 'line', 'circle', 'heatmap', 'fill-extrusion', 'raster', 'hillshade', 'color-relief',
+  'background', 'fill', 'line', 'circle', 'heatmap', 'fill-extrusion', 'raster', 'hillshade', 'color-relief', 'symbol',
 ]);
 
 export interface RenderLayer {
@@ -49,6 +49,8 @@ export interface RenderLayer {
   readonly paint: Readonly<Record<string, StylePropertyExpression>>;
   /** Every layout property of the layer's type except `visibility`. */
   readonly layout: Readonly<Record<string, StylePropertyExpression>>;
+  /** The layout properties the style sets (some symbol properties act only when set). */
+  readonly layoutGiven: ReadonlySet<string>;
 }
 
 /** The style's `light` (for fill-extrusion), as expressions of the zoom. */
@@ -70,8 +72,18 @@ export interface CompiledStyle {
 
 /** Paint properties we do not draw; listed when a layer sets them. */
 const UNSUPPORTED_PAINT: ReadonlySet<string> = new Set([
-  'background-pattern', 'fill-pattern', 'line-pattern', 'line-gradient', 'fill-extrusion-pattern',
+  'line-gradient', 'fill-extrusion-pattern',
 ]);
+/**
+ * Symbol properties the label renderer leaves out, listed when a layer sets them to anything but
+ * their default: vertical writing and upright icons along lines. (Pitch and map alignments of a
+ * tilted map are not among them: a flat map draws them alike; nor is symbol-avoid-edges, which
+ * MapLibre GL JS ignores too, placing labels over the whole map rather than tile by tile.)
+ */
+const SYMBOL_UNSUPPORTED: Readonly<Record<string, unknown>> = {
+  'text-writing-mode': undefined,
+  'icon-keep-upright': false,
+};
 /** Blend modes MapLibre GL JS does not draw either (maplibre-gl-js#48); listed unless `normal`. */
 const BLEND_PAINT: ReadonlySet<string> = new Set(['fill-layer-blend', 'line-layer-blend', 'raster-layer-blend']);
 
@@ -93,7 +105,6 @@ export function compileStyle(style: StyleSpecification): CompiledStyle {
 
   const layers: RenderLayer[] = [];
   for (const layer of style.layers) {
-    if (layer.type === 'symbol') continue;
     if (!DRAWN_TYPES.has(layer.type)) {
       warnings.add(layer.type);
       continue;
@@ -132,6 +143,7 @@ function compileLayer(layer: LayerSpecification, globalState: Record<string, unk
     const value = givenPaint?.[name];
     if (value !== undefined) {
       if (UNSUPPORTED_PAINT.has(name)) warnings.add(name);
+      else if (name in SYMBOL_UNSUPPORTED && value !== SYMBOL_UNSUPPORTED[name]) warnings.add(name);
       else if (BLEND_PAINT.has(name) && value !== 'normal') warnings.add(name);
     }
     paint[name] = property(value, spec, `layers[${layer.id}].paint.${name}`, globalState);
@@ -143,6 +155,7 @@ function compileLayer(layer: LayerSpecification, globalState: Record<string, unk
     if (name === 'visibility') continue;
     const value = givenLayout?.[name];
     if (name === 'fill-extrusion-rounded-corner-distance' && typeof value === 'number' && value > 0) warnings.add(name);
+    if (value !== undefined && name in SYMBOL_UNSUPPORTED && value !== SYMBOL_UNSUPPORTED[name]) warnings.add(name);
     layout[name] = property(value, spec, `layers[${layer.id}].layout.${name}`, globalState);
   }
 
@@ -159,6 +172,7 @@ function compileLayer(layer: LayerSpecification, globalState: Record<string, unk
     filter,
     paint,
     layout,
+    layoutGiven: new Set(Object.keys(givenLayout ?? {})),
   };
 }
 

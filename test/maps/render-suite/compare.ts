@@ -53,3 +53,39 @@ export async function compareWithReference(caseDir: string, rgba: Uint8Array | U
 function png(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
   return sharp(rgba, { raw: { width, height, channels: 4 } }).png().toBuffer();
 }
+
+/** How far (CSS px) a label's anchor may be from MapLibre's. */
+export const LABEL_TOLERANCE = 3;
+
+interface LabelLike {
+  readonly layer: string;
+  readonly text: string;
+  readonly icon: string | null;
+  readonly x: number;
+  readonly y: number;
+  readonly textPlaced: boolean;
+  readonly iconPlaced: boolean;
+}
+
+/**
+ * The differences between the labels MapLibre placed (labels.json) and ours: each shown label
+ * (text or icon placed) of one side that the other side does not show with the same layer, text
+ * and icon within LABEL_TOLERANCE px. Empty when both place the same set.
+ */
+export function compareLabels(expected: readonly LabelLike[], actual: readonly LabelLike[]): string[] {
+  const shown = (labels: readonly LabelLike[]) => labels.filter((l) => l.textPlaced || l.iconPlaced);
+  const unmatched = (from: readonly LabelLike[], to: LabelLike[], what: string) => {
+    const out: string[] = [];
+    for (const label of from) {
+      const i = to.findIndex(
+        (o) => o.layer === label.layer && o.text === label.text && o.icon === label.icon && Math.hypot(o.x - label.x, o.y - label.y) <= LABEL_TOLERANCE,
+      );
+      if (i >= 0) to.splice(i, 1);
+      else out.push(`${what} ${label.layer} "${label.text}"${label.icon ? ` [${label.icon}]` : ''} at ${label.x.toFixed(1)},${label.y.toFixed(1)}`);
+    }
+    return out;
+  };
+  const ours = shown(actual);
+  const theirs = shown(expected);
+  return [...unmatched(theirs, [...ours], 'missing'), ...unmatched(ours, [...theirs], 'extra')];
+}

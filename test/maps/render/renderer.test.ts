@@ -80,7 +80,7 @@ test('layer minzoom, maxzoom and visibility hide layers', async () => {
   assert.deepEqual(pixel(await render({ sources: {}, layers } as never, {}, view(2)), 10, 10), [255, 0, 0, 255]);
 });
 
-test('symbol layers are skipped without a warning; a layer of a source with no TileSource draws nothing', async () => {
+test('a symbol layer compiles without a warning; a layer of a source with no TileSource draws nothing', async () => {
   const style = compileStyle({
     version: 8,
     glyphs: 'memory://{fontstack}/{range}.pbf',

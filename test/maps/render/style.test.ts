@@ -9,7 +9,7 @@ const sources = {
 } as StyleSpecification['sources'];
 const style = (layers: unknown[], extra: Partial<StyleSpecification> = {}): StyleSpecification => ({ version: 8, sources, layers, ...extra }) as StyleSpecification;
 
-test('every layer but symbol layers becomes a render layer, in order', () => {
+test('every layer, symbol layers included, becomes a render layer, in order', () => {
   const compiled = compileStyle(
     style(
       [
@@ -22,27 +22,40 @@ test('every layer but symbol layers becomes a render layer, in order', () => {
       { glyphs: 'memory://{fontstack}/{range}.pbf' },
     ),
   );
-  assert.deepEqual(compiled.layers.map((layer) => layer.id), ['bg', 'land', 'roads', 'image']);
-  const roads = compiled.layers[2]!;
+  assert.deepEqual(compiled.layers.map((layer) => layer.id), ['bg', 'land', 'labels', 'roads', 'image']);
+  assert.deepEqual([...compiled.layers[2]!.layoutGiven], ['text-field']);
+  const roads = compiled.layers[3]!;
   assert.equal(roads.sourceLayer, 'roads');
   assert.equal(roads.minzoom, 5);
   assert.equal(roads.maxzoom, 10);
   assert.deepEqual(compiled.warnings, []);
 });
 
+test('symbol properties the label renderer does not draw are listed once each when set', () => {
+  const compiled = compileStyle(
+    style(
+      [
+        { id: 'a', type: 'symbol', source: 'v', 'source-layer': 'x', layout: { 'text-field': 'x', 'symbol-avoid-edges': true, 'text-writing-mode': ['vertical'] } },
+        { id: 'b', type: 'symbol', source: 'v', 'source-layer': 'x', layout: { 'icon-image': 'x', 'icon-keep-upright': true }, paint: { 'icon-halo-width': 2, 'text-translate': [1, 2] } },
+        { id: 'c', type: 'symbol', source: 'v', 'source-layer': 'x', layout: { 'icon-image': 'x', 'icon-keep-upright': false } },
+      ],
+      { glyphs: 'memory://{fontstack}/{range}.pbf' },
+    ),
+  );
+  assert.deepEqual(compiled.warnings, ['text-writing-mode', 'icon-keep-upright']);
+});
+
 test('unsupported properties are listed once each, and nothing throws', () => {
   const compiled = compileStyle(
     style([
-      { id: 'a', type: 'fill', source: 'v', 'source-layer': 'x', paint: { 'fill-pattern': 'dots' } },
-      { id: 'b', type: 'fill', source: 'v', 'source-layer': 'x', paint: { 'fill-pattern': 'stripes' } },
-      { id: 'c', type: 'line', source: 'v', 'source-layer': 'x', paint: { 'line-pattern': 'arrow', 'line-blur': 1 } },
-      { id: 'd', type: 'background', paint: { 'background-pattern': 'paper' } },
+      { id: 'a', type: 'fill-extrusion', source: 'v', 'source-layer': 'x', paint: { 'fill-extrusion-pattern': 'dots' } },
+      { id: 'b', type: 'fill-extrusion', source: 'v', 'source-layer': 'x', paint: { 'fill-extrusion-pattern': 'stripes' } },
       { id: 'e', type: 'raster', source: 'r', paint: { 'raster-fade-duration': 0, 'raster-layer-blend': 'multiply' } },
       { id: 'f', type: 'heatmap', source: 'v', 'source-layer': 'x' },
       { id: 'g', type: 'raster', source: 'photo' },
     ], { sources: { ...sources, photo: { type: 'image', url: 'memory://photo.png', coordinates: [[0, 1], [1, 1], [1, 0], [0, 0]] } } } as Partial<StyleSpecification>),
   );
-  assert.deepEqual(compiled.warnings, ['fill-pattern', 'line-pattern', 'background-pattern', 'raster-layer-blend', 'image source']);
+  assert.deepEqual(compiled.warnings, ['fill-extrusion-pattern', 'raster-layer-blend', 'image source']);
 });
 
 test('line-gradient is unsupported; the properties we draw are not warned about', () => {
@@ -57,6 +70,9 @@ test('line-gradient is unsupported; the properties we draw are not warned about'
         paint: { 'line-gradient': ['interpolate', ['linear'], ['line-progress'], 0, 'red', 1, 'blue'], 'line-dasharray': [2, 1], 'line-offset': 2 },
       },
       { id: 'b', type: 'circle', source: 'v', 'source-layer': 'x', paint: { 'circle-pitch-scale': 'viewport', 'circle-blur': 1 } },
+      { id: 'c', type: 'fill', source: 'v', 'source-layer': 'x', paint: { 'fill-pattern': 'dots' } },
+      { id: 'd', type: 'line', source: 'v', 'source-layer': 'x', paint: { 'line-pattern': 'arrow' } },
+      { id: 'e', type: 'background', paint: { 'background-pattern': 'paper' } },
     ], { sources: { ...sources, lines } } as Partial<StyleSpecification>),
   );
   assert.deepEqual(compiled.warnings, ['line-gradient']);
