@@ -8,6 +8,7 @@ import { callControl, ControlError, controlSocketPath } from '../platform/contro
 import { MapsError } from '../maps/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
 import { buildWorld } from '../maps/world/build.js';
+import { buildSprite } from '../maps/sprite/build.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 
@@ -29,6 +30,8 @@ Commands:
          [--padding F] -o FILE                render a static map image without a server
   maps build-world [--out DIR]               build the default map \`world\` (Natural Earth, GSHHG) into
                                              DIR (default the maps folder, <data>/maps)
+  maps build-sprite SVG_DIR OUT_BASE         build a sprite (OUT_BASE.json/.png and @2x) from the SVG
+                                             files of SVG_DIR (name.json beside name.svg: sdf, stretchX...)
   migrate                                    apply database migrations and exit
 
 Options for every command:
@@ -106,6 +109,11 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'maps') {
+      if (sub === 'build-sprite') {
+        if (!argument || more.length !== 1) throw new UsageError('maps build-sprite needs SVG_DIR and OUT_BASE');
+        print(await buildSprite(path.resolve(argument), path.resolve(more[0]!)));
+        return 0;
+      }
       if (sub !== 'build-world') throw new UsageError(`Unknown maps command "${sub ?? ''}"`);
       print(await buildWorld(path.resolve(values.out ?? config.maps.dir ?? path.join(config.dataDir, 'maps'))));
       return 0;
