@@ -2,7 +2,8 @@
  * Vector tiles as the layer painters see them: each covered tile with its transform to device
  * pixels and its clip square, and per source layer the features' paths, shared by every style layer
  * that draws them (a land fill and a coastline line of the same features) and by every render of
- * the tile.
+ * the tile; so are the features each style layer selects at a tile zoom and the merged paths of its
+ * batches, in tile coordinates, which painters draw under the tile's transform.
  *
  * Features go through a layer the way MapLibre builds a bucket: hidden at the tile's zoom (with the
  * layer's minzoom floored) means nothing is drawn, the filter is evaluated at the tile's zoom,
@@ -11,6 +12,7 @@
 
 import { Path2D } from '@napi-rs/canvas';
 import type { Feature, ICanonicalTileID } from '@maplibre/maplibre-gl-style-spec';
+import { addDerivedBytes } from '../source/cache.js';
 import type { TileFeature, TileLayer, VectorTile } from '../source/source.js';
 import { layoutValue, type EvaluationZooms } from './properties.js';
 import { tileClip, tileTransform, type PixelRect, type TileTransform, type ViewTransform } from './projection.js';
@@ -50,7 +52,7 @@ export class VectorTileView {
     let layer = this.layers.get(key);
     if (layer === undefined) {
       const data = this.geojson ? this.tile.layers.values().next().value : this.tile.layers.get(key);
-      layer = data && data.features.length > 0 ? new SourceLayerView(data, this.transform) : null;
+      layer = data && data.features.length > 0 ? new SourceLayerView(data, this.transform, this.tile) : null;
       this.layers.set(key, layer);
     }
     return layer;
@@ -65,12 +67,17 @@ export class VectorTileView {
 /**
  * Each feature's geometry as a Path2D in its tile's coordinates, built once for as long as the
  * tile lives (sources cache their tiles): a render only transforms it into place, in native code,
- * instead of handing Skia every vertex again.
+ * instead of handing Skia every vertex again. Counted with the tile in its cache.
  */
 const tilePaths = new WeakMap<TileFeature, Path2D>();
 
+/** What a Skia path of `points` points holds: each point, its verb, the path's own record. */
+export function pathBytes(points: number): number {
+  return 96 + points * 9;
+}
+
 /** A feature's rings (closed) or lines (open) in tile coordinates; points have no path. */
-function tilePath(feature: TileFeature): Path2D {
+function tilePath(feature: TileFeature, owner: VectorTile): Path2D {
   let path = tilePaths.get(feature);
   if (!path) {
     path = new Path2D();
@@ -82,8 +89,31 @@ function tilePath(feature: TileFeature): Path2D {
       if (closed) path.closePath();
     }
     tilePaths.set(feature, path);
+    addDerivedBytes(owner, pathBytes(pointCount(feature)));
   }
   return path;
+}
+
+function pointCount(feature: TileFeature): number {
+  let points = 0;
+  for (const ring of feature.geometry) points += ring.length;
+  return points;
+}
+
+/**
+ * What style layers derive from a tile layer and keep for as long as the tile lives: the features
+ * each selects at a tile zoom, the merged paths of its batches. Keyed by the compiled layer, so two
+ * styles drawing the same tiles never share an entry. Its memory is counted with the tile's in the
+ * tile cache (addDerivedBytes), which evicts both together.
+ */
+const derived = new WeakMap<TileLayer, Map<RenderLayer, Map<string, unknown>>>();
+
+function memoOf(data: TileLayer, layer: RenderLayer): Map<string, unknown> {
+  let byLayer = derived.get(data);
+  if (!byLayer) derived.set(data, (byLayer = new Map()));
+  let memo = byLayer.get(layer);
+  if (!memo) byLayer.set(layer, (memo = new Map()));
+  return memo;
 }
 
 /** The features of one source layer of one tile, placed in device pixels on demand. */
@@ -99,15 +129,19 @@ export class SourceLayerView {
   private readonly evaluation: (Feature | undefined)[];
   private readonly paths: (Path2D | undefined)[];
 
-  constructor(layer: TileLayer, transform: TileTransform) {
-    this.features = layer.features;
-    this.extent = layer.extent;
-    this.scale = transform.scale / layer.extent;
+  constructor(
+    private readonly data: TileLayer,
+    transform: TileTransform,
+    private readonly owner: VectorTile,
+  ) {
+    this.features = data.features;
+    this.extent = data.extent;
+    this.scale = transform.scale / data.extent;
     this.originX = transform.x;
     this.originY = transform.y;
     this.matrix = { a: this.scale, b: 0, c: 0, d: this.scale, e: this.originX, f: this.originY };
-    this.evaluation = new Array(layer.features.length);
-    this.paths = new Array(layer.features.length);
+    this.evaluation = new Array(data.features.length);
+    this.paths = new Array(data.features.length);
   }
 
   /** The feature as expressions see it; with its geometry (in MapLibre's 8192 extent) when asked. */
@@ -132,7 +166,42 @@ export class SourceLayerView {
 
   /** Appends the feature's geometry, in device pixels, to a batch path. */
   addTo(batch: Path2D, index: number): void {
-    batch.addPath(tilePath(this.features[index]!), this.matrix);
+    batch.addPath(tilePath(this.features[index]!, this.owner), this.matrix);
+  }
+
+  /** The feature's geometry in tile coordinates (draw it under `matrix`), kept with the tile. */
+  tilePath(index: number): Path2D {
+    return tilePath(this.features[index]!, this.owner);
+  }
+
+  /**
+   * A value a style layer derives from this tile layer, made once per tile and key and kept with
+   * the tile; `bytes` is what it holds beyond what the tile already counts.
+   */
+  derive<T>(layer: RenderLayer, key: string, make: () => { value: T; bytes: number }): T {
+    const memo = memoOf(this.data, layer);
+    if (memo.has(key)) return memo.get(key) as T;
+    const { value, bytes } = make();
+    memo.set(key, value);
+    // And the memo's own entry.
+    addDerivedBytes(this.owner, bytes + 64);
+    return value;
+  }
+
+  /** The features' geometry as one path in tile coordinates, made for this render only. */
+  joinedTilePath(indices: readonly number[]): Path2D {
+    const path = new Path2D();
+    for (const index of indices) path.addPath(this.tilePath(index));
+    return path;
+  }
+
+  /** The joined tile-coordinate path of `indices` (a batch of a style layer), kept with the tile. */
+  mergedTilePath(layer: RenderLayer, key: string, indices: readonly number[]): Path2D {
+    return this.derive(layer, `path|${key}`, () => {
+      let points = 0;
+      for (const index of indices) points += pointCount(this.features[index]!);
+      return { value: this.joinedTilePath(indices), bytes: pathBytes(points) };
+    });
   }
 
   /** The feature's geometry alone as a Path2D in device pixels: rings closed, lines open. */
@@ -141,7 +210,7 @@ export class SourceLayerView {
     if (path === undefined) {
       // Path2D.transform() would change the shared tile path in place.
       path = new Path2D();
-      path.addPath(tilePath(this.features[index]!), this.matrix);
+      path.addPath(tilePath(this.features[index]!, this.owner), this.matrix);
       this.paths[index] = path;
     }
     return path;
@@ -174,6 +243,22 @@ export function builtAtTileZoom(layer: RenderLayer, tileZoom: number): boolean {
  * the layer has a data-driven one.
  */
 export function selectFeatures(
+  layer: RenderLayer,
+  source: SourceLayerView,
+  zooms: EvaluationZooms,
+  canonical: ICanonicalTileID,
+  accepts: (type: 1 | 2 | 3) => boolean,
+  sortKey?: string,
+): readonly number[] {
+  // Filters and sort keys are evaluated at the tile's zoom only: the choice is the tile's to keep.
+  const types = (accepts(1) ? 1 : 0) | (accepts(2) ? 2 : 0) | (accepts(3) ? 4 : 0);
+  return source.derive(layer, `select|${zooms.tileZoom}|${types}|${sortKey ?? ''}`, () => {
+    const value = evaluateSelection(layer, source, zooms, canonical, accepts, sortKey);
+    return { value, bytes: value.length * 8 };
+  });
+}
+
+function evaluateSelection(
   layer: RenderLayer,
   source: SourceLayerView,
   zooms: EvaluationZooms,

@@ -3,6 +3,10 @@
  * they hold. Every source of a registry shares one cache; keys carry the source's identity. A tile
  * being loaded is shared too: concurrent requests for it wait on one load. Failed loads are not
  * kept, so the next request tries again.
+ *
+ * What the renderer derives from a kept tile and keeps as long as the tile (its paths in Skia's
+ * memory, the features each style layer selects) is counted with the tile through addDerivedBytes,
+ * so the bound covers it too: it is dropped with the tile.
  */
 
 import type { Tile } from './source.js';
@@ -37,6 +41,19 @@ interface Entry {
   bytes: number;
 }
 
+/** The cache and key under which each kept tile is, for addDerivedBytes. */
+const owners = new WeakMap<Tile, { cache: TileCache; key: string }>();
+
+/**
+ * Counts memory derived from a tile (and kept as long as it) with the tile's entry, evicting older
+ * tiles when that takes the cache over its bound. A tile no cache keeps is not counted: its derived
+ * data goes with it.
+ */
+export function addDerivedBytes(tile: Tile, bytes: number): void {
+  const owner = owners.get(tile);
+  owner?.cache.addBytes(owner.key, bytes);
+}
+
 export class TileCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<Tile | null>>();
@@ -44,7 +61,7 @@ export class TileCache {
 
   constructor(readonly maxBytes: number) {}
 
-  /** Bytes held by the kept tiles, as estimated by tileBytes. */
+  /** Bytes held by the kept tiles (as estimated by tileBytes) and what was derived from them. */
   get bytes(): number {
     return this.total;
   }
@@ -82,14 +99,30 @@ export class TileCache {
     return loaded;
   }
 
+  /** Adds derived bytes to a kept entry (see addDerivedBytes). */
+  addBytes(key: string, bytes: number): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    entry.bytes += bytes;
+    this.total += bytes;
+    this.evict();
+  }
+
   private keep(key: string, tile: Tile | null): void {
     const bytes = tileBytes(tile);
     if (bytes > this.maxBytes) return;
     this.entries.set(key, { tile, bytes });
+    if (tile) owners.set(tile, { cache: this, key });
     this.total += bytes;
+    this.evict();
+  }
+
+  /** Drops least recently used entries until the total is within the bound. */
+  private evict(): void {
     for (const [oldest, entry] of this.entries) {
       if (this.total <= this.maxBytes) break;
       this.entries.delete(oldest);
+      if (entry.tile) owners.delete(entry.tile);
       this.total -= entry.bytes;
     }
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { TileCache, tileBytes } from '../../../src/maps/source/cache.js';
+import { addDerivedBytes, TileCache, tileBytes } from '../../../src/maps/source/cache.js';
 import type { Tile, VectorTile } from '../../../src/maps/source/source.js';
 
 /** A vector tile of `points` points in one feature. */
@@ -70,4 +70,18 @@ test('concurrent requests for one tile share one load; missing tiles are kept, f
   await assert.rejects(cache.get('bad', () => Promise.reject(new Error('boom'))), /boom/);
   assert.equal(cache.has('bad'), false);
   assert.equal((await cache.get('bad', () => Promise.resolve(tileOf(1))))?.kind, 'vector', 'tried again after a failure');
+});
+
+test('memory derived from a kept tile counts against the bound and evicts older tiles', async () => {
+  const size = tileBytes(tileOf(100));
+  const cache = new TileCache(size * 3);
+  const first = await cache.get('a', () => Promise.resolve(tileOf(100)));
+  await cache.get('b', () => Promise.resolve(tileOf(100)));
+  addDerivedBytes(first!, 10);
+  assert.equal(cache.bytes, size * 2 + 10);
+  await cache.get('c', () => Promise.resolve(tileOf(100)));
+  assert.equal(cache.has('a'), false, 'the derived bytes took the cache over its bound');
+  assert.equal(cache.size, 2);
+  addDerivedBytes(first!, 1000);
+  assert.equal(cache.bytes, size * 2, 'an evicted tile counts no more');
 });

@@ -16,22 +16,26 @@
  *
  * Features of equal paint in a tile are one Path2D (nonzero winding); with a data-driven
  * `fill-sort-key` only consecutive features of equal paint are, so the sorted order holds.
+ * A `fill-pattern` layer is drawn by `fill-pattern.ts`.
  */
 
 import { Path2D, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import { clipTo, drawWithLayerOpacity, layerTranslate, type RenderContext } from '../context.js';
 import { cssColor, evaluateAt, isFeatureConstant, paintValue } from '../properties.js';
+import { hasPattern } from '../pattern.js';
 import { OutlineBuffer } from './fill-outline.js';
+import { drawPatternFills } from './fill-pattern.js';
 import type { RenderLayer } from '../style.js';
 import { builtAtTileZoom, selectFeatures } from '../vector.js';
 
 interface FillBatch {
+  key: string;
   fill: string | null;
   outline: string | null;
   /** The outline colour, premultiplied, for the GL-line outline. */
   outlineColor: [number, number, number, number] | null;
-  path: Path2D;
+  /** The batch's features, in drawing order. */
   features: number[];
 }
 
@@ -41,6 +45,10 @@ export function drawFill(rc: RenderContext, layer: RenderLayer): void {
   const layerOpacity = evaluateAt<number>(paint['fill-layer-opacity']!, rc.zoom, globalState);
   const opacity = paint['fill-opacity']!;
   if (isFeatureConstant(opacity) && evaluateAt<number>(opacity, rc.zoom, globalState) === 0) return;
+  if (hasPattern(paint['fill-pattern']!, rc.zoom, globalState)) {
+    drawWithLayerOpacity(rc, layerOpacity, (ctx) => drawPatternFills(rc, ctx, layer));
+    return;
+  }
   drawWithLayerOpacity(rc, layerOpacity, (ctx) => drawFills(rc, ctx, layer, layerOpacity));
 }
 
@@ -69,6 +77,10 @@ function drawFills(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer, la
   // An outline of its own colour is drawn as MapLibre's GL lines; one in the fill's colour blends into
   // the fill, where a 1-device-pixel stroke does as well and costs less.
   const ownOutline = antialias && outlineExpression !== colorExpression;
+  // Which features share a batch depends on the tile's zoom only when no paint varies with both the
+  // zoom and the feature: the tile then keeps each batch's merged path from render to render.
+  const paintKinds = [colorExpression, opacityExpression, outlineExpression].map((expression) => expression.kind);
+  const keptBatches = !sorted && (constantPaint || paintKinds.every((kind) => kind === 'constant' || kind === 'source'));
 
   for (const tile of loaded.vector) {
     const source = tile.sourceLayer(layer.sourceLayer);
@@ -97,35 +109,40 @@ function drawFills(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer, la
         batch = sorted ? (key === lastKey ? last : undefined) : byKey.get(key);
         if (!batch) {
           const premultiplied: FillBatch['outlineColor'] = outline ? [outlineColor!.r * opacity, outlineColor!.g * opacity, outlineColor!.b * opacity, outlineColor!.a * opacity] : null;
-          batch = { fill, outline, outlineColor: premultiplied, path: new Path2D(), features: [] };
+          batch = { key: constantPaint ? 'all' : key, fill, outline, outlineColor: premultiplied, features: [] };
           batches.push(batch);
           if (!sorted) byKey.set(key, batch);
         }
         lastKey = key;
       }
       if (!batch) continue;
-      source.addTo(batch.path, index);
-      if (ownOutline && batch.outlineColor) batch.features.push(index);
+      batch.features.push(index);
       last = batch;
     }
     if (batches.length === 0) continue;
 
+    // Paths stay in tile coordinates: the context's transform places them, Skia's native code
+    // moves every point.
+    const paths = batches.map((batch) => (keptBatches ? source.mergedTilePath(layer, `${zooms.tileZoom}|${batch.key}`, batch.features) : source.joinedTilePath(batch.features)));
     clipTo(ctx, tile.clip);
     if (dx !== 0 || dy !== 0) ctx.translate(dx, dy);
-    ctx.lineWidth = 1;
+    const { matrix } = source;
+    ctx.transform(matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f);
+    // One device pixel.
+    ctx.lineWidth = 1 / source.scale;
     ctx.lineJoin = 'miter';
     ctx.miterLimit = 10;
     // Under an opaque fill only the outline's part outside the polygons shows.
-    if (outlineUnder) strokeOutlines(ctx, batches);
-    for (const batch of batches) {
-      if (!batch.fill) continue;
+    if (outlineUnder) strokeOutlines(ctx, batches, paths);
+    batches.forEach((batch, i) => {
+      if (!batch.fill) return;
       ctx.fillStyle = batch.fill;
-      ctx.fill(batch.path, 'nonzero');
-    }
-    if (!outlineUnder && !ownOutline) strokeOutlines(ctx, batches);
+      ctx.fill(paths[i]!, 'nonzero');
+    });
+    if (!outlineUnder && !ownOutline) strokeOutlines(ctx, batches, paths);
     ctx.restore();
     for (const batch of batches) {
-      if (batch.features.length === 0) continue;
+      if (!ownOutline || !batch.outlineColor) continue;
       outlines ??= new OutlineBuffer(rc.view.width, rc.view.height);
       for (const index of batch.features) {
         for (const ring of source.pixels(index)) {
@@ -138,10 +155,10 @@ function drawFills(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer, la
 }
 
 /** The outline in the fill's colour: a stroke one device pixel wide, as a GL line is. */
-function strokeOutlines(ctx: SKRSContext2D, batches: readonly FillBatch[]): void {
-  for (const batch of batches) {
-    if (!batch.outline) continue;
+function strokeOutlines(ctx: SKRSContext2D, batches: readonly FillBatch[], paths: readonly Path2D[]): void {
+  batches.forEach((batch, i) => {
+    if (!batch.outline) return;
     ctx.strokeStyle = batch.outline;
-    ctx.stroke(batch.path);
-  }
+    ctx.stroke(paths[i]!);
+  });
 }

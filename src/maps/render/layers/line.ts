@@ -26,14 +26,17 @@
  *    (a round join that MapLibre would draw as a miter is within a fraction of a pixel of it).
  *
  * Features of equal paint in a tile are stroked as one path when opaque; translucent ones one by one,
- * so that overlapping features blend twice as they do in MapLibre.
+ * so that overlapping features blend twice as they do in MapLibre. A `line-pattern` layer is drawn
+ * by `line-pattern.ts`.
  */
 
 import { Path2D, PathOp, StrokeCap, StrokeJoin, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import { clipTo, drawWithLayerOpacity, layerTranslate, type RenderContext } from '../context.js';
 import { cssColor, evaluateAt, isFeatureConstant, layoutValue, paintValue, type EvaluationZooms } from '../properties.js';
+import { hasPattern } from '../pattern.js';
 import type { RenderLayer } from '../style.js';
+import { drawPatternLines } from './line-pattern.js';
 import { builtAtTileZoom, selectFeatures, type SourceLayerView } from '../vector.js';
 
 type Cap = 'butt' | 'round' | 'square';
@@ -60,6 +63,14 @@ interface LineBatch {
   /** One merged path (opaque style) or one path per feature (translucent style). */
   paths: Path2D[];
   merged: boolean;
+  /**
+   * Where the paths' coordinates are: null for device pixels, else the tile's transform to device
+   * pixels (the centre lines of lines without offset or gap stay in the tile's coordinates, kept
+   * with the tile, and the context's transform places them).
+   */
+  tile: SourceLayerView | null;
+  /** The features of a merged batch in tile coordinates, whose path is made once they are all known. */
+  features: number[];
 }
 
 /** MapLibre's cap on how far `line-offset` follows a sharp corner: two offsets. */
@@ -72,6 +83,10 @@ export function drawLine(rc: RenderContext, layer: RenderLayer): void {
   for (const name of ['line-opacity', 'line-width'] as const) {
     const expression = paint[name]!;
     if (isFeatureConstant(expression) && evaluateAt<number>(expression, rc.zoom, globalState) === 0) return;
+  }
+  if (hasPattern(paint['line-pattern']!, rc.zoom, globalState)) {
+    drawWithLayerOpacity(rc, layerOpacity, (ctx) => drawPatternLines(rc, ctx, layer));
+    return;
   }
   drawWithLayerOpacity(rc, layerOpacity, (ctx) => drawLines(rc, ctx, layer));
 }
@@ -120,17 +135,24 @@ function drawLines(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer): v
       if (!batch) {
         // Casings are cut out of their own line one feature at a time.
         const merged = style.color.a * style.opacity >= 1 && !isCasing(style);
-        batch = { style, paths: merged ? [new Path2D()] : [], merged };
+        const inTile = style.gap === 0 && style.offset === 0;
+        batch = { style, paths: merged && !inTile ? [new Path2D()] : [], merged, tile: inTile ? source : null, features: [] };
         batches.push(batch);
         if (!sorted) byKey.set(key, batch);
       }
-      if (batch.merged && style.gap === 0 && style.offset === 0) source.addTo(batch.paths[0]!, index);
+      if (batch.tile && batch.merged) batch.features.push(index);
+      else if (batch.tile) batch.paths.push(source.tilePath(index));
       else if (batch.merged) batch.paths[0]!.addPath(featurePath(source, index, style));
       else batch.paths.push(featurePath(source, index, style));
       last = batch;
       lastKey = key;
     }
     if (batches.length === 0) continue;
+    for (const batch of batches) {
+      if (!batch.tile || !batch.merged) continue;
+      // With one style for every feature, the merged centre lines are the tile's to keep.
+      batch.paths.push(constantStyle && !sorted ? source.mergedTilePath(layer, `${zooms.tileZoom}|all`, batch.features) : source.joinedTilePath(batch.features));
+    }
 
     clipTo(ctx, tile.clip);
     if (dx !== 0 || dy !== 0) ctx.translate(dx, dy);
@@ -296,35 +318,41 @@ export function offsetPolyline(coordinates: Float64Array, closed: boolean, offse
  * half a pixel shorter at each end, at alphas that compose to the line's.
  */
 function strokeBatch(ctx: SKRSContext2D, batch: LineBatch, dashRamp: number): void {
-  const { style } = batch;
+  const { style, tile } = batch;
+  if (tile) {
+    ctx.save();
+    const { matrix } = tile;
+    ctx.transform(matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f);
+  }
+  // Widths and dashes are in device pixels; a tile's paths are drawn under its transform.
+  const unit = tile ? 1 / tile.scale : 1;
   ctx.lineCap = style.dash && style.cap !== 'round' ? 'butt' : style.cap;
   ctx.lineJoin = style.join;
   ctx.miterLimit = Math.max(1, style.miterLimit);
   const alpha = Math.min(1, style.color.a * style.opacity);
   if (!style.dash) {
     ctx.setLineDash([]);
-    strokeBand(ctx, batch, alpha);
-    return;
-  }
-  if (style.cap === 'round') {
-    ctx.setLineDash(style.dash);
-    ctx.lineDashOffset = style.dashOffset;
-    strokeBand(ctx, batch, alpha);
+    strokeBand(ctx, batch, alpha, unit);
+  } else if (style.cap === 'round') {
+    ctx.setLineDash(style.dash.map((length) => length * unit));
+    ctx.lineDashOffset = style.dashOffset * unit;
+    strokeBand(ctx, batch, alpha, unit);
   } else {
     const shift = dashRamp / 2;
     const first = alpha / 2;
     for (const [change, passAlpha] of [[shift, first], [-shift, first / (1 - first)]] as const) {
       const dash = style.dash.map((length, i) => Math.max(0, i % 2 === 0 ? length + 2 * change : length - 2 * change));
       if (dash.every((length, i) => i % 2 === 1 || length === 0)) continue;
-      ctx.setLineDash(dash);
-      ctx.lineDashOffset = style.dashOffset + change;
-      strokeBand(ctx, batch, passAlpha);
+      ctx.setLineDash(dash.map((length) => length * unit));
+      ctx.lineDashOffset = (style.dashOffset + change) * unit;
+      strokeBand(ctx, batch, passAlpha, unit);
     }
   }
   ctx.setLineDash([]);
+  if (tile) ctx.restore();
 }
 
-function strokeBand(ctx: SKRSContext2D, batch: LineBatch, alpha: number): void {
+function strokeBand(ctx: SKRSContext2D, batch: LineBatch, alpha: number, unit: number): void {
   const { style } = batch;
   if (isCasing(style)) {
     fillCasing(ctx, batch, alpha);
@@ -338,7 +366,7 @@ function strokeBand(ctx: SKRSContext2D, batch: LineBatch, alpha: number): void {
     // MapLibre's profile of a sub-pixel line is a triangle of height and half-base (w + 1) / 2: a
     // stroke as wide as that triangle's area carries the same ink.
     if (width < 1) width = ((width + 1) / 2) ** 2;
-    ctx.lineWidth = width;
+    ctx.lineWidth = width * unit;
     ctx.strokeStyle = cssColor(style.color, alpha / style.color.a)!;
     for (const path of batch.paths) ctx.stroke(path);
     return;
@@ -349,7 +377,7 @@ function strokeBand(ctx: SKRSContext2D, batch: LineBatch, alpha: number): void {
     const halfWidth = half + (ramp - 1) / 2 - ((m - 0.5) * (ramp - 1)) / steps;
     if (halfWidth <= 0) break;
     const stepAlpha = alpha / (steps - alpha * (m - 1));
-    ctx.lineWidth = halfWidth * 2;
+    ctx.lineWidth = halfWidth * 2 * unit;
     ctx.strokeStyle = cssColor(style.color, stepAlpha / style.color.a)!;
     for (const path of batch.paths) ctx.stroke(path);
   }
