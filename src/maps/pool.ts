@@ -1,13 +1,14 @@
 /**
- * The render pool: static images are rendered in worker threads so that a large render never
- * stalls the server. At most `queue` renders wait for a thread; beyond that the request gets a 503
- * at once, as it does when its render runs past the time limit (the thread running it is stopped
- * and replaced).
+ * The render pool: static images are rendered, and glyph ranges made, in worker threads so that a
+ * large render never stalls the server. At most `queue` tasks wait for a thread; beyond that the
+ * request gets a 503 at once, as it does when its task runs past the time limit (the thread
+ * running it is stopped and replaced).
  */
 
 import { Piscina } from 'piscina';
 import type { Config } from '../platform/config.js';
 import { HttpError } from '../platform/errors.js';
+import type { StaticImageJob } from './static-image.js';
 import type { WorkerTask } from './worker.js';
 
 const retryAfterSeconds = '1';
@@ -31,7 +32,17 @@ export class RenderPool {
     this.capacity = config.maps.workers + config.maps.queue;
   }
 
-  async render(task: WorkerTask): Promise<Buffer> {
+  /** A static image of a loaded map. */
+  render(mapId: string, job: StaticImageJob): Promise<Buffer> {
+    return this.run({ kind: 'render', mapId, job }, 'The image was not rendered');
+  }
+
+  /** The glyph PBF of 256 codepoints from `start` of a fontstack. */
+  glyphs(fontstack: string[], start: number): Promise<Buffer> {
+    return this.run({ kind: 'glyphs', fontstack, start }, 'The glyphs were not made');
+  }
+
+  private async run(task: WorkerTask, late: string): Promise<Buffer> {
     if (this.admitted >= this.capacity) throw busy();
     this.admitted++;
     try {
@@ -39,7 +50,7 @@ export class RenderPool {
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     } catch (error) {
       if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
-        throw new HttpError(503, `The image was not rendered within ${this.timeoutMs} ms`, { 'retry-after': retryAfterSeconds });
+        throw new HttpError(503, `${late} within ${this.timeoutMs} ms`, { 'retry-after': retryAfterSeconds });
       }
       throw error;
     } finally {

@@ -14,6 +14,10 @@
  * style against the folder its definition's style path would resolve against. In the loaded
  * style, local `sprite` and `glyphs` references are rewritten as absolute `file:` URLs (the
  * `{fontstack}` and `{range}` tokens kept), so whoever reads them needs no folder.
+ *
+ * The sprite is read once per pixel ratio, when first wanted, and kept with the map; the 1x one
+ * while the map loads, so that a broken sprite is logged then, once. A map whose sprite cannot be
+ * read still renders, without its images, as MapLibre GL JS does.
  */
 
 import { readdir, readFile } from 'node:fs/promises';
@@ -27,19 +31,25 @@ import { TileCache } from './source/cache.js';
 import type { HttpOptions } from './source/http.js';
 import { silentLog, type Log } from './source/log.js';
 import { resolveSource } from './source/resolve.js';
-import type { TileSource } from './source/source.js';
+import type { MapSource, TileSource } from './source/source.js';
 import { hasScheme, localPath } from './source/template.js';
+import { FontCatalog } from './glyphs/catalog.js';
+import { defaultSpriteLimits, loadSprite, type ImageSet } from './sprite/sprite.js';
 
 export interface LoadedMap {
   id: string;
   /** The validated style document as loaded (local sprite and glyphs made absolute `file:` URLs). */
   style: StyleSpecification;
-  sources: ReadonlyMap<string, TileSource>;
+  sources: ReadonlyMap<string, MapSource>;
   formats: readonly Format[];
   /** '' when none. */
   attribution: string;
   minzoom: number;
   maxzoom: number;
+  /** The sprite's images for a pixel ratio (the `@2x` files above 1); empty when it has none or they cannot be read. */
+  images(pixelRatio: number): Promise<ImageSet>;
+  /** The fonts its text is drawn with, by the names of `text-font`. */
+  fonts(): FontCatalog;
   close(): Promise<void>;
 }
 
@@ -47,6 +57,13 @@ export interface LoadOptions {
   cache: TileCache;
   log?: Log;
   http?: HttpOptions;
+  /** The font catalog (default: the system's fonts only), opened when first asked for. */
+  fonts?: () => FontCatalog;
+}
+
+/** The font catalog of an installation: the system's fonts and those of `<dataDir>/fonts`. */
+export function installedFonts(dataDir: string): FontCatalog {
+  return FontCatalog.default([path.join(dataDir, 'fonts')]);
 }
 
 export interface MapLoadError {
@@ -123,7 +140,7 @@ export async function loadMap(id: string, definition: MapDefinition, baseDir: st
       ),
     ),
   );
-  const sources = new Map<string, TileSource>();
+  const sources = new Map<string, MapSource>();
   opened.forEach((result, i) => {
     if (result.status === 'fulfilled') sources.set(entries[i]![0], result.value);
   });
@@ -132,6 +149,23 @@ export async function loadMap(id: string, definition: MapDefinition, baseDir: st
     await closeAll(sources.values());
     throw failed.reason;
   }
+
+  const log = options.log ?? silentLog;
+  const spriteLimits = { ...defaultSpriteLimits, ...(options.http ? { timeoutMs: options.http.timeoutMs } : {}) };
+  const imageSets = new Map<number, Promise<ImageSet>>();
+  const images = (pixelRatio: number): Promise<ImageSet> => {
+    const ratio = pixelRatio > 1 ? 2 : 1;
+    let set = imageSets.get(ratio);
+    if (!set) {
+      set = loadSprite(style.sprite, ratio, spriteLimits).then(({ images, errors }) => {
+        for (const error of errors) log.error(`map "${id}": ${error}; drawn without its images`);
+        return images;
+      });
+      imageSets.set(ratio, set);
+    }
+    return set;
+  };
+  await images(1);
 
   const attributions = [...new Set([...sources.values()].map((source) => source.attribution).filter((text): text is string => !!text))];
   return {
@@ -142,6 +176,8 @@ export async function loadMap(id: string, definition: MapDefinition, baseDir: st
     attribution: checked.attribution ?? attributions.join(' '),
     minzoom: checked.minzoom ?? DEFAULT_MINZOOM,
     maxzoom: checked.maxzoom ?? DEFAULT_MAXZOOM,
+    images,
+    fonts: options.fonts ?? (() => FontCatalog.default()),
     close: () => closeAll(sources.values()),
   };
 }
@@ -222,7 +258,7 @@ export class MapRegistry {
       [...candidates].map(async ([id, read]) => {
         try {
           const { definition, baseDir } = await read();
-          maps.set(id, await loadMap(id, definition, baseDir, { cache, log, http: options.http }));
+          maps.set(id, await loadMap(id, definition, baseDir, { cache, log, http: options.http, fonts: () => installedFonts(config.dataDir) }));
         } catch (error) {
           fail(id, (error as Error).message);
         }

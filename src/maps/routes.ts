@@ -91,10 +91,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       const parsed = parseStaticRequest(mapId, `${area}/${imageSpec}`, request.query, Buffer.byteLength(request.raw.url ?? ''), map.formats);
       const viewport = withinMapZooms(parsed, map);
       const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
-      const bytes = await options.pool.render({
-        mapId,
-        job: { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons },
-      });
+      const bytes = await options.pool.render(mapId, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons });
       const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
       reply.header('etag', etag).header('cache-control', `public, max-age=${options.maxAgeSeconds}`);
       if (request.headers['if-none-match'] === etag) return reply.code(304).send();

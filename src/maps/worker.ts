@@ -1,23 +1,27 @@
 /**
- * A render worker thread of the pool: it opens the configured maps once (its own file handles and
- * tile cache) and renders jobs off the server's event loop.
+ * A worker thread of the render pool: it opens the configured maps once (its own file handles and
+ * tile cache) and does the CPU-heavy work of the maps area off the server's event loop: static
+ * images, and the glyph ranges of the interactive maps (signed distance fields of 256 glyphs, tens
+ * to hundreds of milliseconds each).
  */
 
 import { workerData } from 'node:worker_threads';
 import { move } from 'piscina';
 import type { Config } from '../platform/config.js';
-import { MapRegistry } from './registry.js';
+import { glyphRangePbf } from './glyphs/pbf.js';
+import { installedFonts, MapRegistry } from './registry.js';
 import { renderStaticImage, type StaticImageJob } from './static-image.js';
 
-export interface WorkerTask {
-  mapId: string;
-  job: StaticImageJob;
-}
+export type WorkerTask =
+  | { kind: 'render'; mapId: string; job: StaticImageJob }
+  | { kind: 'glyphs'; fontstack: string[]; start: number };
 
+const config = (workerData as { config: Config }).config;
 let registry: Promise<MapRegistry> | undefined;
 
-export default async function render(task: WorkerTask): Promise<unknown> {
-  registry ??= MapRegistry.open((workerData as { config: Config }).config);
+export default async function run(task: WorkerTask): Promise<unknown> {
+  if (task.kind === 'glyphs') return move(glyphRangePbf(installedFonts(config.dataDir), task.fontstack, task.start));
+  registry ??= MapRegistry.open(config);
   const map = (await registry).get(task.mapId);
   if (!map) throw new Error(`map ${task.mapId} is not loaded in this worker`);
   const bytes = await renderStaticImage(map, task.job);

@@ -19,4 +19,8 @@ export class Lru<K, V> {
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
     return value;
   }
+
+  delete(key: K): void {
+    this.map.delete(key);
+  }
 }

@@ -3,18 +3,28 @@
  * archive, a folder, an http(s) server. The store reads bytes; this decodes and caches them. A tile
  * that cannot be read or decoded is drawn as missing: the failure is logged once per source (a
  * static image with a hole beats an error), and not cached, so it is tried again next time.
+ * The tile endpoints get the stored bytes as they are (getTileData), gzip and all.
  */
 
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import type { TileCache } from './cache.js';
-import { decodeRaster, decodeVector, type PromoteId } from './decode.js';
+import { decodeRaster, decodeVector, isGzip, type PromoteId } from './decode.js';
 import type { Log } from './log.js';
-import type { SourceKind, Tile, TileSource } from './source.js';
+import type { MapSource, SourceKind, Tile, TileData, TileFormat, VectorLayer } from './source.js';
+
+const gunzipAsync = promisify(gunzip);
+
+export const MVT_CONTENT_TYPE = 'application/x-protobuf';
 
 /** Encoded tiles by z/x/y (xyz scheme). */
 export interface TileStore {
   /** Identity of the stored tiles in the shared cache: two stores with one key hold the same tiles. */
   readonly key: string;
-  /** The tile's bytes, null when there is no tile there; throws when the tile cannot be read. */
+  /**
+   * The tile's bytes as stored (gzip-compressed or not), null when there is no tile there; throws
+   * when the tile cannot be read.
+   */
   read(z: number, x: number, y: number): Promise<Uint8Array | null>;
   close(): Promise<void>;
 }
@@ -29,6 +39,24 @@ export interface SourceInfo {
   attribution: string | undefined;
   encoding: 'terrarium' | 'mapbox' | undefined;
   promoteId?: PromoteId | undefined;
+  format: TileFormat;
+  vectorLayers: readonly VectorLayer[] | undefined;
+}
+
+/** The image type of PNG, JPEG and WebP bytes, by their signature. */
+export function imageContentType(bytes: Uint8Array): string {
+  const starts = (...signature: number[]) => signature.every((byte, i) => bytes[i] === byte);
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';
+  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...bytes.subarray(8, 12)) === 'WEBP') return 'image/webp';
+  return 'application/octet-stream';
+}
+
+/** Stored tile bytes with the headers they are sent with. */
+export function storedTile(kind: SourceKind, bytes: Uint8Array): TileData {
+  const gzip = isGzip(bytes);
+  const contentType = kind === 'vector' || kind === 'geojson' ? MVT_CONTENT_TYPE : imageContentType(bytes);
+  return gzip ? { data: bytes, contentType, contentEncoding: 'gzip' } : { data: bytes, contentType };
 }
 
 export function inPyramid(z: number, x: number, y: number): boolean {
@@ -36,7 +64,7 @@ export function inPyramid(z: number, x: number, y: number): boolean {
   return Number.isInteger(z) && Number.isInteger(x) && Number.isInteger(y) && z >= 0 && x >= 0 && y >= 0 && x < n && y < n;
 }
 
-export class EncodedTileSource implements TileSource {
+export class EncodedTileSource implements MapSource {
   readonly kind: SourceInfo['kind'];
   readonly tileSize: number;
   readonly minzoom: number;
@@ -44,6 +72,8 @@ export class EncodedTileSource implements TileSource {
   readonly bounds: [number, number, number, number];
   readonly attribution: string | undefined;
   readonly encoding: 'terrarium' | 'mapbox' | undefined;
+  readonly format: TileFormat;
+  readonly vectorLayers: readonly VectorLayer[] | undefined;
   private readonly promoteId: PromoteId | undefined;
   private warned = false;
 
@@ -63,6 +93,8 @@ export class EncodedTileSource implements TileSource {
     this.attribution = info.attribution;
     this.encoding = info.encoding;
     this.promoteId = info.promoteId;
+    this.format = info.format;
+    this.vectorLayers = info.vectorLayers;
   }
 
   async getTile(z: number, x: number, y: number): Promise<Tile | null> {
@@ -71,7 +103,9 @@ export class EncodedTileSource implements TileSource {
       return await this.cache.get(`${this.store.key}/${z}/${x}/${y}`, async () => {
         const bytes = await this.store.read(z, x, y);
         if (!bytes || bytes.length === 0) return null;
-        return this.kind === 'vector' ? decodeVector(bytes, this.promoteId) : decodeRaster(bytes);
+        if (this.kind === 'vector') return decodeVector(bytes, this.promoteId);
+        // An archive may store images gzipped too, though the PMTiles spec advises against it.
+        return decodeRaster(isGzip(bytes) ? new Uint8Array(await gunzipAsync(bytes)) : bytes);
       });
     } catch (error) {
       if (!this.warned) {
@@ -80,6 +114,12 @@ export class EncodedTileSource implements TileSource {
       }
       return null;
     }
+  }
+
+  async getTileData(z: number, x: number, y: number): Promise<TileData | null> {
+    if (!inPyramid(z, x, y) || z < this.minzoom || z > this.maxzoom) return null;
+    const bytes = await this.store.read(z, x, y);
+    return bytes && bytes.length > 0 ? storedTile(this.kind, bytes) : null;
   }
 
   close(): Promise<void> {

@@ -9,16 +9,20 @@
  * In MapLibre a GeoJSON source has one unnamed layer that style layers reach without
  * `source-layer`; its tiles here hold that layer under the name `_geojson` (GEOJSON_LAYER).
  * Property values that are objects or arrays become their JSON text, as in a vector tile.
+ *
+ * The tile endpoints get the same tiles encoded as MVT (@maplibre/vt-pbf, as MapLibre's worker
+ * encodes them), their one layer named `_geojson`.
  */
 
 import { readFile } from 'node:fs/promises';
 import { GeoJSONVT } from '@maplibre/geojson-vt';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { createExpression, type GeoJSONSourceSpecification, type StyleExpression } from '@maplibre/maplibre-gl-style-spec';
 import type { Feature, GeoJSON } from 'geojson';
 import type { TileCache } from './cache.js';
-import { inPyramid } from './encoded.js';
+import { inPyramid, storedTile } from './encoded.js';
 import { fetchJson, type HttpOptions } from './http.js';
-import type { TileFeature, TileLayer, TilePoint, TileSource, VectorTile } from './source.js';
+import type { MapSource, TileData, TileFeature, TileLayer, TilePoint, VectorLayer, VectorTile } from './source.js';
 import { isHttpUrl, localPath } from './template.js';
 
 export const GEOJSON_LAYER = '_geojson';
@@ -149,7 +153,7 @@ async function loadData(data: unknown, baseDir: string, http: HttpOptions): Prom
   }
 }
 
-export class GeoJsonSource implements TileSource {
+export class GeoJsonSource implements MapSource {
   readonly kind = 'geojson';
   readonly tileSize = TILE_SIZE;
   readonly minzoom = 0;
@@ -157,6 +161,8 @@ export class GeoJsonSource implements TileSource {
   readonly bounds = WORLD;
   readonly attribution: string | undefined;
   readonly encoding = undefined;
+  readonly format = 'pbf';
+  readonly vectorLayers: readonly VectorLayer[];
   /** The cache key of this source's tiles: data given inline has no other identity. */
   private readonly key = `geojson ${++sources}`;
 
@@ -164,16 +170,20 @@ export class GeoJsonSource implements TileSource {
     spec: GeoJSONSourceSpecification,
     private readonly index: GeoJSONVT,
     private readonly cache: TileCache,
+    /** The local file the data was read from; undefined for inline data and http(s) URLs. */
+    readonly dataFile: string | undefined,
   ) {
     this.maxzoom = spec.maxzoom ?? 18;
     this.attribution = spec.attribution;
+    this.vectorLayers = [{ id: GEOJSON_LAYER, fields: {}, minzoom: 0, maxzoom: this.maxzoom }];
   }
 
   /** `name` prefixes the style-spec keys of errors, e.g. `sources.places`. */
   static async open(name: string, spec: GeoJSONSourceSpecification, baseDir: string, cache: TileCache, http: HttpOptions): Promise<GeoJsonSource> {
     const data = await loadData(spec.data, baseDir, http);
     if (typeof data !== 'object' || data === null || typeof data.type !== 'string') throw new Error('the data is not GeoJSON');
-    return new GeoJsonSource(spec, new GeoJSONVT(filtered(data, spec.filter, name), geojsonVtOptions(spec, name)), cache);
+    const dataFile = typeof spec.data === 'string' && !isHttpUrl(spec.data) ? localPath(spec.data, baseDir) : undefined;
+    return new GeoJsonSource(spec, new GeoJSONVT(filtered(data, spec.filter, name), geojsonVtOptions(spec, name)), cache, dataFile);
   }
 
   async getTile(z: number, x: number, y: number): Promise<VectorTile | null> {
@@ -185,6 +195,14 @@ export class GeoJsonSource implements TileSource {
       return { kind: 'vector', layers: new Map([[GEOJSON_LAYER, layer]]) };
     });
     return tile as VectorTile | null;
+  }
+
+  async getTileData(z: number, x: number, y: number): Promise<TileData | null> {
+    if (!inPyramid(z, x, y) || z > this.maxzoom) return null;
+    const sliced = this.index.getTile(z, x, y) as SlicedTile | null;
+    if (!sliced || sliced.features.length === 0) return null;
+    const bytes = fromGeojsonVt({ [GEOJSON_LAYER]: sliced } as Parameters<typeof fromGeojsonVt>[0], { version: 2, extent: GEOJSON_EXTENT });
+    return storedTile(this.kind, bytes);
   }
 
   async close(): Promise<void> {}

@@ -4,18 +4,30 @@
  * Rows are in the TMS scheme (row 0 at the south), flipped here to xyz. The zoom range, bounds,
  * attribution and format come from the `metadata` table; a file without minzoom/maxzoom there
  * gets the range of its tiles; one without a format is not checked against the source's type.
+ * Vector layers come from the `json` row (MBTiles 1.3), when it parses.
  */
 
 import { stat } from 'node:fs/promises';
 import Database from 'better-sqlite3';
 import type { OpenedArchive, StoredTileType } from './pmtiles.js';
+import type { VectorLayer } from './source.js';
 import { localPath } from './template.js';
+import { vectorLayersOf } from './tilejson.js';
 
 const formats: Record<string, StoredTileType> = { pbf: 'mvt', mvt: 'mvt', png: 'png', jpg: 'jpg', jpeg: 'jpg', webp: 'webp' };
 
 function parseBounds(value: string | undefined): [number, number, number, number] | undefined {
   const parts = value?.split(',').map(Number);
   return parts?.length === 4 && parts.every(Number.isFinite) ? (parts as [number, number, number, number]) : undefined;
+}
+
+function parseVectorLayers(json: string | undefined): VectorLayer[] | undefined {
+  if (json === undefined) return undefined;
+  try {
+    return vectorLayersOf((JSON.parse(json) as { vector_layers?: unknown } | null)?.vector_layers);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseZoom(value: string | undefined): number | undefined {
@@ -53,6 +65,7 @@ export async function openMbtiles(location: string, baseDir: string): Promise<Op
         maxzoom,
         bounds: parseBounds(metadata.get('bounds')),
         attribution: metadata.get('attribution') || undefined,
+        vectorLayers: parseVectorLayers(metadata.get('json')),
       },
     };
   } catch (error) {

@@ -3,15 +3,21 @@
  * the style's folder, `pmtiles:///abs/path.pmtiles` or `pmtiles://file:///…`) or remote
  * (`pmtiles://https://…`, read with range requests). Zoom range, bounds and attribution come from
  * the archive's header and metadata, as with MapLibre's pmtiles protocol.
+ *
+ * Tiles are read as stored (a gzipped vector tile stays gzipped), so that the tile endpoints can
+ * pass them on untouched; decoding gunzips them. Directories and metadata are decompressed as
+ * usual: the pmtiles library decompresses those through its cache, and tile data through the
+ * archive's own function, which here passes the bytes through.
  */
 
-import { stat } from 'node:fs/promises';
-import { Compression, FetchSource, PMTiles, TileType, type RangeResponse, type Source } from 'pmtiles';
-import { openArchive, type Archive } from '../../platform/pmtiles.js';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import { FetchSource, PMTiles, SharedPromiseCache, TileType, type RangeResponse, type Source } from 'pmtiles';
 import { redactUrl } from '../../platform/logging.js';
 import type { TileStore } from './encoded.js';
 import { defaultHttpOptions, Limiter, type HttpOptions } from './http.js';
+import type { VectorLayer } from './source.js';
 import { isHttpUrl, localPath } from './template.js';
+import { vectorLayersOf } from './tilejson.js';
 
 export type StoredTileType = 'mvt' | 'png' | 'jpg' | 'webp' | 'other';
 
@@ -23,6 +29,7 @@ export interface ArchiveInfo {
   maxzoom?: number | undefined;
   bounds?: [number, number, number, number] | undefined;
   attribution?: string | undefined;
+  vectorLayers?: VectorLayer[] | undefined;
 }
 
 export interface OpenedArchive {
@@ -51,72 +58,89 @@ class TimedFetchSource implements Source {
   }
 }
 
-const remoteTileTypes: Partial<Record<TileType, StoredTileType>> = {
+/** The range source of the pmtiles library over a local file. */
+class FileSource implements Source {
+  constructor(
+    private readonly file: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  getKey(): string {
+    return this.file;
+  }
+
+  async getBytes(offset: number, length: number): Promise<RangeResponse> {
+    const buffer = Buffer.alloc(length);
+    const { bytesRead } = await this.handle.read(buffer, 0, length, offset);
+    return { data: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + bytesRead) };
+  }
+}
+
+const tileTypes: Partial<Record<TileType, StoredTileType>> = {
   [TileType.Mvt]: 'mvt',
   [TileType.Png]: 'png',
   [TileType.Jpeg]: 'jpg',
   [TileType.Webp]: 'webp',
 };
 
-async function openRemote(url: string, options: HttpOptions): Promise<Archive> {
-  const archive = new PMTiles(new TimedFetchSource(url, options.timeoutMs));
-  const limiter = new Limiter(options.concurrency);
-  let head;
-  try {
-    head = await archive.getHeader();
-  } catch (error) {
-    throw new Error(`cannot read the PMTiles archive ${redactUrl(url)}: ${(error as Error).message}`);
-  }
-  return {
-    minZoom: head.minZoom,
-    maxZoom: head.maxZoom,
-    tileType: remoteTileTypes[head.tileType] ?? 'other',
-    tileCompression: head.tileCompression === Compression.None ? 'none' : head.tileCompression === Compression.Gzip ? 'gzip' : 'other',
-    bounds: [head.minLon, head.minLat, head.maxLon, head.maxLat],
-    metadata: () => archive.getMetadata(),
-    tile: (z, x, y) =>
-      limiter.run(async () => {
-        const found = await archive.getZxy(z, x, y);
-        return found ? new Uint8Array(found.data) : null;
-      }),
-    close: async () => {},
-  };
-}
+const asStored = async (data: ArrayBuffer): Promise<ArrayBuffer> => data;
 
 function attributionOf(metadata: unknown): string | undefined {
   const attribution = (metadata as { attribution?: unknown } | null)?.attribution;
   return typeof attribution === 'string' && attribution !== '' ? attribution : undefined;
 }
 
+interface Opened {
+  source: Source;
+  key: string;
+  /** Range requests of a remote archive in flight at once; unbounded for a local file. */
+  limiter: Limiter | undefined;
+  close(): Promise<void>;
+}
+
+async function openSource(location: string, baseDir: string, http: HttpOptions): Promise<Opened> {
+  if (isHttpUrl(location)) {
+    return { source: new TimedFetchSource(location, http.timeoutMs), key: `pmtiles ${location}`, limiter: new Limiter(http.concurrency), close: async () => {} };
+  }
+  const file = localPath(location, baseDir);
+  // The modification time keeps a replaced archive from being served from the cache of the old one.
+  const { mtimeMs, size } = await stat(file);
+  const handle = await open(file, 'r');
+  return { source: new FileSource(file, handle), key: `pmtiles ${file} ${mtimeMs} ${size}`, limiter: undefined, close: () => handle.close() };
+}
+
 /** Opens the archive a `pmtiles://` URL names (the part after the protocol is `location`). */
 export async function openPmtiles(location: string, baseDir: string, http: HttpOptions = defaultHttpOptions): Promise<OpenedArchive> {
-  let archive: Archive;
-  let key: string;
-  if (isHttpUrl(location)) {
-    archive = await openRemote(location, http);
-    key = `pmtiles ${location}`;
-  } else {
-    const file = localPath(location, baseDir);
-    // The modification time keeps a replaced archive from being served from the cache of the old one.
-    const { mtimeMs, size } = await stat(file);
-    archive = await openArchive(file);
-    key = `pmtiles ${file} ${mtimeMs} ${size}`;
-  }
+  const { source, key, limiter, close } = await openSource(location, baseDir, http);
+  const cache = new SharedPromiseCache();
+  const archive = new PMTiles(source, cache);
+  const stored = new PMTiles(source, cache, asStored);
+  let head;
   let metadata: unknown;
   try {
-    metadata = await archive.metadata();
+    try {
+      head = await archive.getHeader();
+    } catch (error) {
+      throw isHttpUrl(location) ? new Error(`cannot read the PMTiles archive ${redactUrl(location)}: ${(error as Error).message}`) : error;
+    }
+    metadata = await archive.getMetadata();
   } catch (error) {
-    await archive.close();
+    await close();
     throw error;
   }
+  const read = async (z: number, x: number, y: number) => {
+    const found = await stored.getZxy(z, x, y);
+    return found ? new Uint8Array(found.data) : null;
+  };
   return {
-    store: { key, read: (z, x, y) => archive.tile(z, x, y), close: () => archive.close() },
+    store: { key, read: limiter ? (z, x, y) => limiter.run(() => read(z, x, y)) : read, close },
     info: {
-      tileType: archive.tileType,
-      minzoom: archive.minZoom,
-      maxzoom: archive.maxZoom,
-      bounds: archive.bounds,
+      tileType: tileTypes[head.tileType] ?? 'other',
+      minzoom: head.minZoom,
+      maxzoom: head.maxZoom,
+      bounds: [head.minLon, head.minLat, head.maxLon, head.maxLat],
       attribution: attributionOf(metadata),
+      vectorLayers: vectorLayersOf((metadata as { vector_layers?: unknown } | null)?.vector_layers),
     },
   };
 }

@@ -24,7 +24,7 @@ import { defaultHttpOptions, HttpTileStore, type HttpOptions } from './http.js';
 import type { Log } from './log.js';
 import { openMbtiles } from './mbtiles.js';
 import { openPmtiles, type ArchiveInfo } from './pmtiles.js';
-import type { TileSource } from './source.js';
+import type { MapSource, TileFormat } from './source.js';
 import { hasScheme, isHttpUrl, type Scheme } from './template.js';
 import { loadTileJson } from './tilejson.js';
 
@@ -53,7 +53,7 @@ const DEFAULT_MINZOOM = 0;
 const DEFAULT_MAXZOOM = 22;
 const imageTypes = new Set(['png', 'jpg', 'webp']);
 
-export async function resolveSource(id: string, spec: SourceSpecification, options: ResolveOptions): Promise<TileSource> {
+export async function resolveSource(id: string, spec: SourceSpecification, options: ResolveOptions): Promise<MapSource> {
   const http = options.http ?? defaultHttpOptions;
   switch (spec.type) {
     case 'geojson':
@@ -61,9 +61,9 @@ export async function resolveSource(id: string, spec: SourceSpecification, optio
     case 'vector':
     case 'raster':
     case 'raster-dem': {
-      const { store, metadata } = await openStore(spec, options.baseDir, http);
+      const { store, metadata, templates } = await openStore(spec, options.baseDir, http);
       try {
-        return new EncodedTileSource(`${options.mapName}, source "${id}"`, settle(spec, metadata), store, options.cache, options.log);
+        return new EncodedTileSource(`${options.mapName}, source "${id}"`, settle(spec, metadata, templates), store, options.cache, options.log);
       } catch (error) {
         await store.close();
         throw error;
@@ -74,30 +74,47 @@ export async function resolveSource(id: string, spec: SourceSpecification, optio
   }
 }
 
-async function openStore(spec: TiledSpecification, baseDir: string, http: HttpOptions): Promise<{ store: TileStore; metadata: Metadata }> {
+/** The store, what it says about itself, and the URL templates of its tiles when it has some. */
+async function openStore(
+  spec: TiledSpecification,
+  baseDir: string,
+  http: HttpOptions,
+): Promise<{ store: TileStore; metadata: Metadata; templates: readonly string[] }> {
   const { url } = spec;
   if (url?.startsWith('pmtiles://')) {
     const { store, info } = await openPmtiles(url.slice('pmtiles://'.length), baseDir, http);
-    return { store, metadata: info };
+    return { store, metadata: info, templates: [] };
   }
   if (url?.startsWith('mbtiles://')) {
     const { store, info } = await openMbtiles(url.slice('mbtiles://'.length), baseDir);
-    return { store, metadata: info };
+    return { store, metadata: info, templates: [] };
   }
   const tilejson = url === undefined ? undefined : await loadTileJson(url, baseDir, http);
   const templates = spec.tiles ?? tilejson?.tiles;
   if (!templates?.length) throw new Error('a source needs "url" or "tiles"');
   const scheme: Scheme = ('scheme' in spec ? spec.scheme : undefined) ?? tilejson?.scheme ?? 'xyz';
   const metadata = tilejson ?? {};
-  if (templates.every(isHttpUrl)) return { store: new HttpTileStore(templates, scheme, http), metadata };
+  if (templates.every(isHttpUrl)) return { store: new HttpTileStore(templates, scheme, http), metadata, templates };
   const unsupported = templates.find((template) => hasScheme(template) && !/^file:/i.test(template));
   if (unsupported !== undefined) throw new Error(`tiles from "${unsupported}" are not supported (http(s) URLs, file: URLs and paths are)`);
   if (templates.some(isHttpUrl)) throw new Error('"tiles" mixes URLs and local paths');
-  return { store: new FolderTileStore(templates, scheme, baseDir), metadata };
+  return { store: new FolderTileStore(templates, scheme, baseDir), metadata, templates };
+}
+
+/**
+ * The extension of the tile URLs Meridian serves for a source: `pbf` for vector tiles; for images
+ * the archive's format, else the extension of the source's templates, else `png`. (The bytes are
+ * sent with the content type they really have.)
+ */
+function tileFormat(kind: TiledSpecification['type'], tileType: Metadata['tileType'], templates: readonly string[]): TileFormat {
+  if (kind === 'vector') return 'pbf';
+  if (tileType === 'png' || tileType === 'jpg' || tileType === 'webp') return tileType;
+  const extension = /\.(png|jpe?g|webp)(?=$|[?#])/i.exec(templates[0] ?? '')?.[1]?.toLowerCase();
+  return extension === 'jpeg' ? 'jpg' : ((extension as TileFormat | undefined) ?? 'png');
 }
 
 /** The source's description: the style's fields, else the store's, else the style-spec defaults. */
-function settle(spec: TiledSpecification, metadata: Metadata): SourceInfo {
+function settle(spec: TiledSpecification, metadata: Metadata, templates: readonly string[]): SourceInfo {
   const kind = spec.type;
   if (metadata.tileType !== undefined) {
     const drawable = kind === 'vector' ? metadata.tileType === 'mvt' : imageTypes.has(metadata.tileType);
@@ -130,5 +147,7 @@ function settle(spec: TiledSpecification, metadata: Metadata): SourceInfo {
     attribution: spec.attribution ?? metadata.attribution,
     encoding,
     promoteId: kind === 'vector' ? spec.promoteId : undefined,
+    format: tileFormat(kind, metadata.tileType, templates),
+    vectorLayers: kind === 'vector' ? metadata.vectorLayers : undefined,
   };
 }

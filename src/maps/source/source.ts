@@ -66,3 +66,41 @@ export interface TileSource {
   getTile(z: number, x: number, y: number): Promise<Tile | null>;
   close(): Promise<void>;
 }
+
+/** The extension of a source's tile URLs: `pbf` for vector and GeoJSON sources, else the image format. */
+export type TileFormat = 'pbf' | 'png' | 'jpg' | 'webp';
+
+/** A layer of a vector source, as TileJSON 3.0.0 describes it. */
+export interface VectorLayer {
+  id: string;
+  /** Attribute names to their types (`String`, `Number`, `Boolean`), as far as the archive says. */
+  fields: Record<string, string>;
+  description?: string;
+  minzoom?: number;
+  maxzoom?: number;
+}
+
+/** A tile as the source stores it, ready to be sent to a client. */
+export interface TileData {
+  data: Uint8Array;
+  contentType: string;
+  /** `gzip` when the bytes are gzip-compressed (vector tiles usually are). */
+  contentEncoding?: 'gzip';
+}
+
+/**
+ * What the tile endpoints ask of a source: its tiles as stored, never decoded, and what a TileJSON
+ * document says of them. Every source a map opens answers this as well as TileSource.
+ */
+export interface ServedTiles {
+  readonly format: TileFormat;
+  /** Vector sources: the layers the archive or TileJSON lists; undefined when it says nothing. */
+  readonly vectorLayers: readonly VectorLayer[] | undefined;
+  /**
+   * The tile at z/x/y as stored (xyz scheme), or null when the source has none there or z is
+   * outside its zoom range; throws when the tile cannot be read.
+   */
+  getTileData(z: number, x: number, y: number): Promise<TileData | null>;
+}
+
+export type MapSource = TileSource & ServedTiles;

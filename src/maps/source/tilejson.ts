@@ -7,7 +7,28 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fetchJson, type HttpOptions } from './http.js';
+import type { VectorLayer } from './source.js';
 import { hasScheme, isHttpUrl, localPath, resolveUrlTemplate } from './template.js';
+
+/**
+ * The `vector_layers` of a TileJSON document or archive metadata, each with an `id`; undefined when
+ * there are none. Layers without `fields` get `{}`, which TileJSON 3.0.0 requires.
+ */
+export function vectorLayersOf(value: unknown): VectorLayer[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const layers = value.filter((layer): layer is Record<string, unknown> => typeof layer === 'object' && layer !== null && typeof layer.id === 'string');
+  if (layers.length === 0) return undefined;
+  return layers.map((layer) => {
+    const fields = typeof layer.fields === 'object' && layer.fields !== null && !Array.isArray(layer.fields) ? layer.fields : {};
+    return {
+      id: layer.id as string,
+      fields: Object.fromEntries(Object.entries(fields).map(([name, type]) => [name, String(type)])),
+      ...(typeof layer.description === 'string' ? { description: layer.description } : {}),
+      ...(typeof layer.minzoom === 'number' ? { minzoom: layer.minzoom } : {}),
+      ...(typeof layer.maxzoom === 'number' ? { maxzoom: layer.maxzoom } : {}),
+    };
+  });
+}
 
 /** The TileJSON fields a source takes (the style's own fields win over these). */
 export interface TileJson {
@@ -19,6 +40,7 @@ export interface TileJson {
   scheme?: 'xyz' | 'tms';
   tileSize?: number;
   encoding?: string;
+  vectorLayers?: VectorLayer[];
 }
 
 function check(document: unknown): TileJson {
@@ -32,6 +54,7 @@ function check(document: unknown): TileJson {
   const string = (name: string) => (typeof value[name] === 'string' ? { [name]: value[name] } : {});
   const bounds = value.bounds;
   const goodBounds = Array.isArray(bounds) && bounds.length === 4 && bounds.every((b) => typeof b === 'number' && Number.isFinite(b));
+  const vectorLayers = vectorLayersOf(value.vector_layers);
   return {
     tiles: tiles as string[],
     ...number('minzoom'),
@@ -41,6 +64,7 @@ function check(document: unknown): TileJson {
     ...string('encoding'),
     ...(value.scheme === 'tms' || value.scheme === 'xyz' ? { scheme: value.scheme } : {}),
     ...(goodBounds ? { bounds: bounds as [number, number, number, number] } : {}),
+    ...(vectorLayers ? { vectorLayers } : {}),
   };
 }
 

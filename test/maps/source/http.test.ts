@@ -113,3 +113,23 @@ test('a local TileJSON file points at tiles relative to itself; raster-dem encod
   await assert.rejects(resolveSource('dem', { type: 'raster-dem', url: 'dem/tiles.json', encoding: 'custom' }, { ...options(), baseDir: dir }), /encoding "custom" is not supported/);
   await assert.rejects(resolveSource('dem', { type: 'raster-dem', url: 'dem/none.json' }, { ...options(), baseDir: dir }), /cannot read TileJSON/);
 });
+
+test('getTileData hands on a remote tile’s bytes as the server sent them, and throws when the server fails', async () => {
+  const webp = solidImage('red', 'webp');
+  const server = await httpServer((request, response) => {
+    const status = { '/0/0/0.webp': 200, '/1/0/0.webp': 404 }[request.url ?? ''] ?? 500;
+    response.statusCode = status;
+    response.end(status === 200 ? webp : undefined);
+  });
+  try {
+    const source = await resolveSource('osm', { type: 'raster', tiles: [`${server.url}/{z}/{x}/{y}.webp`] }, options());
+    assert.equal(source.format, 'webp', 'the templates’ extension');
+    const tile = await source.getTileData(0, 0, 0);
+    assert.equal(tile?.contentType, 'image/webp');
+    assert.ok(Buffer.from(tile!.data).equals(Buffer.from(webp)));
+    assert.equal(await source.getTileData(1, 0, 0), null);
+    await assert.rejects(source.getTileData(1, 1, 1), /HTTP 500/);
+  } finally {
+    await server.close();
+  }
+});
