@@ -6,6 +6,9 @@
  *   world/{z}/{x}/{y}.pbf     the world layer as MVT, zooms 0-3 (continents, graticule, antimeridian)
  *   raster512/, raster256/    colour blocks and a 1-px grid, 512- and 256-px PNG tiles, zooms 0-6
  *   dem-terrarium/, dem-mapbox/  synthetic hills in both raster-dem encodings, 256-px tiles at zoom 6
+ *   sprites/sprite*, extra*  two sprites (1x and @2x) built from the SVGs of test/fixtures/sprites/
+ *   town/                     the test town in the OpenMapTiles and Protomaps schemas, as PMTiles
+ *                             archives with the styles that draw them (test/maps/town/build.ts)
  *
  * The card is the 256 x 256 view at zoom 5 centred on tile 5/16/15 (CARD_CENTER): its features are
  * laid out in that view's pixels so that a case at the canonical view shows them at known places.
@@ -20,7 +23,9 @@ import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import sharp from 'sharp';
 import type { Feature, FeatureCollection, Geometry, Position } from 'geojson';
+import { buildSprite } from '../../../src/maps/sprite/build.js';
 import { project, unproject } from '../../../src/maps/viewport.js';
+import { buildTown } from '../town/build.js';
 import { fixturesDir } from './cases.js';
 
 const dataDir = path.join(fixturesDir, '_data');
@@ -320,6 +325,13 @@ async function main(): Promise<void> {
       writeFile(`dem-${encoding}/${z}/${x}/${y}.png`, await demTile(z, x, y, encoding));
       counts[`dem-${encoding}`]!++;
     }
+  }
+  for (const name of ['default', 'extra']) {
+    const built = await buildSprite(path.join(fixturesDir, '../sprites', name), path.join(dataDir, 'sprites', name === 'default' ? 'sprite' : name));
+    counts[`sprite ${name} images`] = built.images;
+  }
+  for (const archive of await buildTown(path.join(dataDir, 'town'))) {
+    counts[`town/${path.basename(archive.file)}`] = archive.tiles;
   }
   const [cx, cy] = project(CARD_CENTER[0], CARD_CENTER[1], CARD_ZOOM);
   console.log(`card centre ${CARD_CENTER.join(', ')} (world px ${cx}, ${cy} at zoom ${CARD_ZOOM})`);

@@ -6,7 +6,10 @@
  *
  * Without names every case is rendered. A local HTTP server serves maplibre-gl's dist folder and
  * test/fixtures/render; the relative URLs of each style are rewritten to point at it, as our side
- * resolves them against the case folder. A case whose map reports an error, or that does not become
+ * resolves them against the case folder. A style's `glyphs` that is not an absolute URL is served
+ * from our font catalog (glyphRangePbf, the glyphs our renderer draws from the same font files),
+ * and the map is made with localIdeographFontFamily false so CJK uses them too. For a case with
+ * symbol layers, the labels MapLibre placed go to labels.json beside expected.png (see LABEL_SCRIPT). A case whose map reports an error, or that does not become
  * idle in time, fails and keeps its old reference; so does one with an error in the page. (MapLibre
  * throws some style errors where no 'error' event reports them, e.g. a vector source whose tileSize
  * is not 512: the map then never becomes idle.)
@@ -17,10 +20,13 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
+import { FontCatalog } from '../../../src/maps/glyphs/catalog.js';
+import { glyphRangePbf } from '../../../src/maps/glyphs/pbf.js';
 import { launchChromium } from '../chromium.js';
 import { fixturesDir, listCases, repoRoot, type RenderCase } from './cases.js';
 
 const maplibreDist = path.join(repoRoot, 'node_modules/maplibre-gl/dist');
+const pmtilesDist = path.join(repoRoot, 'node_modules/pmtiles/dist');
 const IDLE_TIMEOUT_MS = 30_000;
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -35,11 +41,80 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
+ * The labels MapLibre placed, read from its internals after idle: for every symbol layer and tile,
+ * every symbol instance once (by crossTileID), its text (text-field evaluated for its feature, with
+ * text-transform), icon (tokens resolved like the text's), anchor projected to CSS pixels, and whether its text and icon are shown.
+ */
+const LABEL_SCRIPT = `
+function placedLabels(map) {
+  const style = map.style;
+  const placement = style.placement;
+  const labels = [];
+  const seen = new Set();
+  for (const layerId of style._order) {
+    const layer = style._layers[layerId];
+    if (layer.type !== 'symbol' || layer.visibility === 'none') continue;
+    const manager = style.tileManagers[layer.source];
+    if (!manager) continue;
+    for (const tile of manager._inViewTiles.getAllTiles()) {
+      const bucket = tile.getBucket(layer);
+      if (!bucket || !tile.latestFeatureIndex) continue;
+      const vtLayers = tile.latestFeatureIndex.loadVTLayers();
+      const sourceLayer = vtLayers[layer.sourceLayer] ?? vtLayers._geojsonTileLayer;
+      for (let i = 0; i < bucket.symbolInstances.length; i++) {
+        const instance = bucket.symbolInstances.get(i);
+        const id = layerId + '/' + instance.crossTileID;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const state = placement.placements[instance.crossTileID];
+        const feature = sourceLayer.feature(instance.featureIndex);
+        const evaluated = { type: feature.type, properties: feature.properties, id: feature.id };
+        let text = '';
+        const field = layer.layout.get('text-field').evaluate(evaluated, {}, tile.tileID.canonical);
+        if (field) text = field.sections ? field.sections.map((s) => s.text).join('') : String(field);
+        const unevaluated = layer._unevaluatedLayout.getValue('text-field');
+        if (typeof unevaluated === 'string') text = text.replace(/{([^{}]+)}/g, (_, k) => (k in feature.properties ? String(feature.properties[k]) : ''));
+        const transform = layer.layout.get('text-transform').evaluate(evaluated, {}, tile.tileID.canonical);
+        if (transform === 'uppercase') text = text.toLocaleUpperCase();
+        if (transform === 'lowercase') text = text.toLocaleLowerCase();
+        let icon = null;
+        const image = layer.layout.get('icon-image').evaluate(evaluated, {}, tile.tileID.canonical);
+        if (image) icon = image.name ?? String(image);
+        const unevaluatedIcon = layer._unevaluatedLayout.getValue('icon-image');
+        if (icon && typeof unevaluatedIcon === 'string') icon = icon.replace(/{([^{}]+)}/g, (_, k) => (k in feature.properties ? String(feature.properties[k]) : ''));
+        const t = { width: map.getContainer().clientWidth, height: map.getContainer().clientHeight };
+        const tileSizePx = 512 * Math.pow(2, map.getZoom() - tile.tileID.canonical.z);
+        const center = map.getCenter();
+        const worldSize = 512 * Math.pow(2, map.getZoom());
+        const cx = (center.lng + 180) / 360 * worldSize;
+        const cy = (180 - 180 / Math.PI * Math.log(Math.tan(Math.PI / 4 + center.lat * Math.PI / 360))) / 360 * worldSize;
+        const x0 = (tile.tileID.canonical.x + tile.tileID.wrap * Math.pow(2, tile.tileID.canonical.z)) * tileSizePx - cx + t.width / 2;
+        const y0 = tile.tileID.canonical.y * tileSizePx - cy + t.height / 2;
+        const variable = placement.variableOffsets[instance.crossTileID];
+        const anchorNames = ['center', 'left', 'right', 'top', 'bottom', 'top-left', 'top-right', 'bottom-left', 'bottom-right'];
+        labels.push({
+          layer: layerId, text, icon,
+          x: Math.round((x0 + instance.anchorX / 8192 * tileSizePx) * 100) / 100,
+          y: Math.round((y0 + instance.anchorY / 8192 * tileSizePx) * 100) / 100,
+          textPlaced: !!(state && state.text && text.length > 0),
+          iconPlaced: !!(state && state.icon && icon),
+          anchor: variable ? (typeof variable.anchor === 'number' ? anchorNames[variable.anchor] : variable.anchor) : null,
+        });
+      }
+    }
+  }
+  return labels;
+}
+`;
+
+/**
  * The page's script: renders one style in a fresh map in a fresh container and reads the canvas once
  * the map is idle (all tiles loaded, nothing left to animate).
  */
 const RENDER_SCRIPT = `
 import * as maplibregl from '/maplibre/maplibre-gl.mjs';
+// pmtiles:// sources, read with HTTP range requests (the pmtiles package's script defines window.pmtiles).
+maplibregl.addProtocol('pmtiles', new window.pmtiles.Protocol().tile);
 window.renderCase = async ({ style, center, zoom, width, height, pixelRatio, timeout }) => {
   const container = document.createElement('div');
   container.style.width = width + 'px';
@@ -50,6 +125,7 @@ window.renderCase = async ({ style, center, zoom, width, height, pixelRatio, tim
     container, style, center, zoom, pixelRatio,
     interactive: false,
     fadeDuration: 0,
+    localIdeographFontFamily: false,
     attributionControl: false,
     canvasContextAttributes: { preserveDrawingBuffer: true },
   });
@@ -59,21 +135,36 @@ window.renderCase = async ({ style, center, zoom, width, height, pixelRatio, tim
     map.once('idle', () => { clearTimeout(timer); resolve(); });
   });
   const dataUrl = map.getCanvas().toDataURL('image/png');
+  const labels = placedLabels(map);
   map.remove();
   container.remove();
-  return { dataUrl, errors };
+  return { dataUrl, errors, labels };
 };
+${LABEL_SCRIPT}
 `;
 
-const PAGE = '<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0}</style><script type="module" src="/render.mjs"></script></head><body></body></html>';
+const PAGE = '<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0}</style><script src="/pmtiles/pmtiles.js"></script><script type="module" src="/render.mjs"></script></head><body></body></html>';
 
-/** Serves the page, /maplibre/* and /fixtures/*; remembers requests that found nothing. */
+/** Serves the page, /maplibre/*, /pmtiles/* and /fixtures/* (with byte ranges); remembers requests that found nothing. */
 function serve(missing: string[]): Promise<{ server: Server; origin: string }> {
   const server = createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
+    const glyphs = /^\/fonts\/([^/]+)\/(\d+)-(\d+)\.pbf$/.exec(pathname);
+    if (glyphs) {
+      try {
+        const body = glyphRangePbf(FontCatalog.default(), glyphs[1]!.split(','), Number(glyphs[2]));
+        response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(body);
+      } catch {
+        missing.push(pathname);
+        response.writeHead(404).end();
+      }
+      return;
+    }
     const [root, rest] = pathname.startsWith('/maplibre/')
       ? [maplibreDist, pathname.slice('/maplibre/'.length)]
-      : pathname.startsWith('/fixtures/')
+      : pathname.startsWith('/pmtiles/')
+        ? [pmtilesDist, pathname.slice('/pmtiles/'.length)]
+        : pathname.startsWith('/fixtures/')
         ? [fixturesDir, pathname.slice('/fixtures/'.length)]
         : [null, pathname];
     if (root === null) {
@@ -86,7 +177,14 @@ function serve(missing: string[]): Promise<{ server: Server; origin: string }> {
     try {
       if (!file.startsWith(root + path.sep)) throw new Error('outside');
       const body = readFileSync(file);
-      response.writeHead(200, { 'content-type': CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+      const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+      const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
+      if (range) {
+        const [start, end] = [Number(range[1]), Math.min(Number(range[2]), body.length - 1)];
+        response.writeHead(206, { 'content-type': type, 'content-range': `bytes ${start}-${end}/${body.length}` }).end(body.subarray(start, end + 1));
+      } else {
+        response.writeHead(200, { 'content-type': type }).end(body);
+      }
     } catch {
       missing.push(pathname);
       response.writeHead(404).end();
@@ -101,19 +199,29 @@ function serve(missing: string[]): Promise<{ server: Server; origin: string }> {
   });
 }
 
-/** A relative URL of the case's style as a URL of the server; the {z}/{x}/{y} of templates stay as they are. */
-function absolute(url: string, origin: string, caseName: string): string {
+/**
+ * A relative URL of a style in `folder` (relative to test/fixtures/render) as a URL of the server,
+ * also behind `pmtiles://`; the {z}/{x}/{y} of templates stay as they are.
+ */
+function absolute(url: string, origin: string, folder: string): string {
+  if (url.startsWith('pmtiles://')) return `pmtiles://${absolute(url.slice('pmtiles://'.length), origin, folder)}`;
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return url;
-  return origin + path.posix.normalize(`/fixtures/${caseName}/${url}`);
+  return origin + path.posix.normalize(`/fixtures/${folder}/${url}`);
 }
 
-/** The case's style with tiles, TileJSON urls and GeoJSON data files pointing at the server. */
+/** The case's style with tiles, TileJSON urls, GeoJSON data files and sprites pointing at the server. */
 function styleFor(renderCase: RenderCase, origin: string): unknown {
-  const style = JSON.parse(readFileSync(path.join(renderCase.dir, 'style.json'), 'utf8')) as { sources?: Record<string, Record<string, unknown>> };
+  const folder = path.relative(fixturesDir, path.dirname(renderCase.style)).split(path.sep).join('/');
+  const style = JSON.parse(readFileSync(renderCase.style, 'utf8')) as {
+    sources?: Record<string, Record<string, unknown>>;
+    sprite?: string | { id: string; url: string }[];
+  };
+  if (typeof style.sprite === 'string') style.sprite = absolute(style.sprite, origin, folder);
+  else if (Array.isArray(style.sprite)) style.sprite = style.sprite.map((entry) => ({ ...entry, url: absolute(entry.url, origin, folder) }));
   for (const source of Object.values(style.sources ?? {})) {
-    if (Array.isArray(source.tiles)) source.tiles = source.tiles.map((tile: string) => absolute(tile, origin, renderCase.name));
-    if (typeof source.url === 'string') source.url = absolute(source.url, origin, renderCase.name);
-    if (typeof source.data === 'string') source.data = absolute(source.data, origin, renderCase.name);
+    if (Array.isArray(source.tiles)) source.tiles = source.tiles.map((tile: string) => absolute(tile, origin, folder));
+    if (typeof source.url === 'string') source.url = absolute(source.url, origin, folder);
+    if (typeof source.data === 'string') source.data = absolute(source.data, origin, folder);
   }
   return style;
 }
@@ -121,6 +229,7 @@ function styleFor(renderCase: RenderCase, origin: string): unknown {
 interface Rendered {
   dataUrl: string;
   errors: string[];
+  labels: unknown[];
 }
 
 async function render(page: Page, style: unknown, renderCase: RenderCase): Promise<Rendered> {
@@ -145,7 +254,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       missing.length = 0;
       pageErrors.length = 0;
-      const { dataUrl, errors } = await render(page, styleFor(renderCase, origin), renderCase);
+      const { dataUrl, errors, labels } = await render(page, styleFor(renderCase, origin), renderCase);
       errors.push(...pageErrors);
       const { width, height, pixelRatio } = renderCase.view;
       const image = sharp(Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64'));
@@ -161,6 +270,7 @@ async function main(): Promise<void> {
       }
       const png = await image.png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer();
       writeFileSync(path.join(renderCase.dir, 'expected.png'), png);
+      if (labels.length > 0) writeFileSync(path.join(renderCase.dir, 'labels.json'), `${JSON.stringify(labels, null, 1)}\n`);
       console.log(`${renderCase.name}: ${png.length} bytes, ${Math.round(performance.now() - started)} ms${notFound}`);
     }
   } finally {
