@@ -1,0 +1,172 @@
+/**
+ * The weather viewer: the catalog's variables on a map, painted in the browser from the
+ * value-encoded tiles (weather-tiles.ts), a time slider across the keyframes with interpolation
+ * between the two around it, a legend with the unit, and the value under the cursor.
+ */
+
+import type { Map as MapLibreMap, RasterTileSource } from 'maplibre-gl';
+import { gated, type ApiKey } from '../api.js';
+import { field, fill, h, messageLine } from '../dom.js';
+import { keyPicker } from '../key-picker.js';
+import { blankStyle, createMap, listMaps, mapStyle } from '../map-view.js';
+import { keyframesAround, magnitude, windFrom, type Decoding, type Keyframe } from '../weather-decode.js';
+import { displayUnit, legend, rampOf } from '../weather-ramps.js';
+import { momentTiles, valueAt, type WeatherMoment } from '../weather-tiles.js';
+
+/** The parts of a catalog entry (`/weather/latest.json`) the viewer reads. */
+interface CatalogEntry {
+  tile_format: string;
+  keyframes: Keyframe[];
+  metadata: {
+    maxzoom: number;
+    weather_variable: { name: string; variable_id: string; unit: string; attribution: string; decoding: Decoding; release_timestamp: string };
+  };
+}
+
+/** The time slider moves in steps of this many minutes. */
+const stepMinutes = 5;
+
+/** Two decimals, without the "-0.00" of a tiny negative. */
+const degrees = (value: number) => (Math.abs(value) < 0.005 ? 0 : value).toFixed(2);
+
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export function renderWeather(main: HTMLElement): () => void {
+  let alive = true;
+  let key: ApiKey | null = null;
+  let entries: CatalogEntry[] = [];
+  let entry: CatalogEntry | null = null;
+  let map: MapLibreMap | null = null;
+  let moment: WeatherMoment | null = null;
+  let shownVariable: string | null = null;
+
+  const message = messageLine();
+  const keySlot = h('div');
+  const variable = h('select', { name: 'variable', onchange: () => chooseVariable() });
+  const slider = h('input', { type: 'range', name: 'time', min: 0, max: 0, step: stepMinutes, value: 0, oninput: () => showMoment() });
+  const timeLabel = h('div', { class: 'time-label', id: 'weather-time' });
+  const between = h('small', { class: 'hint' });
+  const opacity = h('input', { type: 'range', name: 'opacity', min: 0, max: 1, step: 0.05, value: 0.8, oninput: () => map?.getLayer('weather') && map.setPaintProperty('weather', 'raster-opacity', Number(opacity.value)) });
+  const details = h('div', { class: 'variable-details muted' });
+  const legendSlot = h('div', { class: 'legend-slot' });
+  const readout = h('div', { class: 'readout', id: 'weather-value' }, 'Move the cursor over the map');
+  const mapBox = h('div', { class: 'map-box weather-map', id: 'weather-map' });
+
+  /** Minutes since the first keyframe: the slider's unit. */
+  const startOf = (e: CatalogEntry) => Date.parse(e.keyframes[0]!.timestamp);
+
+  function showMoment(): void {
+    if (!entry || !key || !map) return;
+    const time = startOf(entry) + Number(slider.value) * 60_000;
+    const { before, after, t } = keyframesAround(entry.keyframes, time);
+    const v = entry.metadata.weather_variable;
+    moment = { key: key.token, format: entry.tile_format, decoding: v.decoding, maxzoom: entry.metadata.maxzoom, before, after, t, ramp: rampOf(v.variable_id, v.decoding.min, v.decoding.max) };
+    timeLabel.textContent = utc(time);
+    between.textContent =
+      before === after ? `Keyframe ${utc(Date.parse(before.timestamp))}` : `Between ${utc(Date.parse(before.timestamp))} and ${utc(Date.parse(after.timestamp))} (${Math.round(t * 100)}%)`;
+    const tiles = momentTiles(moment);
+    const source = map.getSource<RasterTileSource>('weather');
+    // Another moment of the same variable only changes the tiles; another variable has its own
+    // zoom range and attribution.
+    if (source && shownVariable === v.variable_id) source.setTiles([tiles]);
+    else {
+      if (source) {
+        map.removeLayer('weather');
+        map.removeSource('weather');
+      }
+      shownVariable = v.variable_id;
+      map.addSource('weather', { type: 'raster', tiles: [tiles], tileSize: 512, maxzoom: entry.metadata.maxzoom, attribution: v.attribution });
+      map.addLayer({ id: 'weather', type: 'raster', source: 'weather', paint: { 'raster-opacity': Number(opacity.value), 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } });
+    }
+  }
+
+  function chooseVariable(): void {
+    entry = entries.find((e) => e.metadata.weather_variable.variable_id === variable.value) ?? null;
+    if (!entry) return;
+    const v = entry.metadata.weather_variable;
+    const span = (Date.parse(entry.keyframes[entry.keyframes.length - 1]!.timestamp) - startOf(entry)) / 60_000;
+    slider.max = String(Math.ceil(span / stepMinutes) * stepMinutes);
+    slider.value = '0';
+    slider.disabled = span === 0;
+    fill(
+      details,
+      `${entry.keyframes.length} keyframe${entry.keyframes.length === 1 ? '' : 's'} · run of ${utc(Date.parse(v.release_timestamp))} · ${v.attribution} · encoded ${v.decoding.min}..${v.decoding.max} ${displayUnit(v.unit)}`,
+    );
+    fill(legendSlot, legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${displayUnit(v.unit)} (speed)` : v.unit));
+    readout.textContent = 'Move the cursor over the map';
+    if (map?.loaded()) showMoment();
+  }
+
+  let reading = 0;
+  async function readValue(lon: number, lat: number): Promise<void> {
+    if (!moment || !entry) return;
+    const ticket = ++reading;
+    const values = await valueAt(moment, lon, lat).catch(() => null);
+    if (ticket !== reading) return;
+    const unit = displayUnit(entry.metadata.weather_variable.unit);
+    const place = `${degrees(lat)}°, ${degrees(lon)}°`;
+    if (!values) readout.textContent = `${place}: no data`;
+    else if (values.length === 2) readout.textContent = `${place}: ${magnitude(values).toFixed(1)} ${unit} from ${Math.round(windFrom(values[0]!, values[1]!))}°`;
+    else readout.textContent = `${place}: ${values[0]!.toFixed(1)} ${unit}`;
+    readout.dataset.value = values ? String(magnitude(values)) : '';
+  }
+
+  async function useKey(chosenKey: ApiKey): Promise<void> {
+    key = chosenKey;
+    message.clear();
+    try {
+      entries = (await gated<{ variables: CatalogEntry[] }>('/weather/latest.json', key.token)).variables;
+    } catch (error) {
+      message.error(`Cannot read the weather catalog with this key: ${(error as Error).message}`);
+      return;
+    }
+    if (!alive) return;
+    if (entries.length === 0) message.notice('The weather catalog is empty: ingest or fetch a forecast (meridian weather ingest / fetch).');
+    const keep = entry?.metadata.weather_variable.variable_id;
+    fill(variable, ...entries.map((e) => h('option', { value: e.metadata.weather_variable.variable_id, selected: e.metadata.weather_variable.variable_id === keep }, `${e.metadata.weather_variable.name} (${e.metadata.weather_variable.variable_id})`)));
+    // A basemap under the weather when the server has one; the weather alone otherwise.
+    const basemap = await listMaps(key.token).then((maps) => maps.find((m) => m.id === 'world') ?? maps[0]).catch(() => undefined);
+    const style = basemap ? (await mapStyle(basemap.id, key.token)).style : blankStyle;
+    if (!alive) return;
+    map?.remove();
+    map = createMap(mapBox, style, { center: [0, 0], zoom: 0 });
+    const current = map;
+    current.on('load', () => {
+      mapBox.dataset.ready = 'true';
+      chooseVariable();
+      showMoment();
+    });
+    current.on('mousemove', (event) => void readValue(event.lngLat.wrap().lng, event.lngLat.lat));
+    current.on('mouseout', () => (readout.textContent = 'Move the cursor over the map'));
+  }
+
+  main.append(
+    h('h1', {}, 'Weather'),
+    message.element,
+    h(
+      'div',
+      { class: 'weather' },
+      h(
+        'aside',
+        { class: 'card controls' },
+        keySlot,
+        field('Variable', variable),
+        details,
+        field('Time', slider),
+        timeLabel,
+        between,
+        field('Opacity', opacity),
+        legendSlot,
+      ),
+      h('section', { class: 'card pane' }, h('div', { class: 'map-wrap' }, mapBox, readout)),
+    ),
+  );
+  keyPicker((k) => void useKey(k))
+    .then((picker) => alive && fill(keySlot, picker))
+    .catch((error: Error) => message.error(error.message));
+
+  return () => {
+    alive = false;
+    map?.remove();
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core) against a real
+ * server: sign in, keys, the static-map builder, the weather viewer and coordinates search. A
+ * screenshot of each page goes to test-artifacts/console/.
+ */
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ingestFiles } from '../../src/weather/ingest.js';
+import { buildKeyframe } from '../../src/weather/tileset.js';
+import { defaultVariables } from '../../src/weather/variables.js';
+import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+import { CHROMIUM, launchChromium } from '../maps/chromium.js';
+import { globalField } from '../weather/fields.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const artifacts = path.join(root, 'test-artifacts/console');
+const gfsSample = '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2';
+
+/** A small map: blue sea, a green square of land around 0,0. */
+const style = {
+  version: 8,
+  sources: {
+    land: {
+      type: 'geojson',
+      attribution: '© Test Data',
+      data: { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]] } },
+    },
+  },
+  layers: [
+    { id: 'sea', type: 'background', paint: { 'background-color': '#4a90c8' } },
+    { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#8fc98f' } },
+  ],
+};
+
+let server: TestServer;
+let origin: string;
+let serviceToken: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+
+before(async () => {
+  // CI must run this test, not skip it: say what is missing.
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: the console test needs Debian's chromium (bash scripts/setup.sh --dev installs it)`);
+  if (!existsSync(gfsSample)) throw new Error(`${gfsSample} is missing: install python-grib-doc (bash scripts/setup.sh)`);
+  if (!existsSync(path.join(root, 'dist/console/index.html'))) {
+    execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build', 'console', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  }
+  mkdirSync(artifacts, { recursive: true });
+
+  server = await startTestServer(testConfig({ maps: { definitions: { test: { style: style as never, maxzoom: 12 } } } }));
+  origin = (await server.server.listen()).public;
+  const { meridian } = server;
+  serviceToken = (await newAccount(meridian, 'console')).auth.slice('Token '.length);
+
+  await ingestFiles(meridian.weather, meridian.weatherDirectory, [gfsSample], { model: 'gfs', attribution: 'GFS', variables: defaultVariables, format: 'png', keepRuns: 1 });
+  // Two keyframes 3 h apart whose values differ by 3 °C everywhere: what lies between them is interpolation.
+  const temperature = defaultVariables.find((v) => v.id === 'temperature-2m')!;
+  const reference = new Date('2026-11-22T00:00:00Z');
+  const keyframes = [];
+  for (const hours of [0, 3]) {
+    keyframes.push(
+      await buildKeyframe(meridian.weatherDirectory, globalField(1, (_lon, lat) => lat / 2 + hours), {
+        variable: temperature,
+        model: 'synthetic',
+        attribution: 'Test',
+        referenceTime: reference,
+        validTime: new Date(reference.getTime() + hours * 3_600_000),
+        maxZoom: 1,
+        format: 'png',
+      }),
+    );
+  }
+  await meridian.weather.publish('synthetic', reference, keyframes, 1);
+
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+
+/** Polls the page (the console's policy forbids the string evaluation Playwright's own waiting would use). */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A browser step: when it fails, a screenshot of the page shows why. */
+function step(name: string, run: () => Promise<void>): void {
+  test(name, async () => {
+    try {
+      await run();
+    } catch (error) {
+      await page?.screenshot({ path: path.join(artifacts, `failed-${name.split(':')[0]!.replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
+      throw error;
+    }
+  });
+}
+
+step('/console redirects to the console, which asks for a service token and refuses a wrong one', async () => {
+  await page.goto(`${origin}/console`);
+  assert.equal(new URL(page.url()).pathname, '/console/');
+  await page.waitForURL(/#\/signin/);
+  await page.fill('input[name=token]', 'mst_wrong');
+  await page.click('button[type=submit]');
+  await page.locator('.message.error').filter({ hasText: 'Missing or invalid service token' }).waitFor();
+  await shot('signin');
+  await page.fill('input[name=token]', serviceToken);
+  await page.click('button[type=submit]');
+  await page.waitForURL(/#\/keys/);
+  await page.locator('td.empty', { hasText: 'No keys yet.' }).waitFor();
+  assert.equal(await page.evaluate('document.cookie'), '', 'no cookie holds the token');
+  assert.equal(await page.evaluate('localStorage.length'), 0, 'nor localStorage');
+});
+
+step('keys: creates a key, copies its token, edits it and deletes another after confirming', async () => {
+  await page.fill('.settings-form input[name=description]', 'Console test');
+  await page.fill('.settings-form textarea[name=origins]', '127.0.0.1');
+  await page.click('.settings-form button[type=submit]');
+  await page.locator('.message.notice', { hasText: 'Created' }).waitFor();
+  const listed = await server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` } });
+  const [key] = listed.json().items as { id: string; token: string; name: string }[];
+  assert.ok(key);
+  const row = page.locator(`tr[data-key-id="${key.id}"]`);
+  await row.getByText('Console test').waitFor();
+
+  await row.getByRole('button', { name: 'Copy token' }).click();
+  await row.getByRole('button', { name: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate('navigator.clipboard.readText()'), key.token);
+
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await page.fill('dialog input[name=description]', 'Console test, edited');
+  await page.click('dialog button[type=submit]');
+  await row.getByText('Console test, edited').waitFor();
+
+  await page.fill('.settings-form input[name=description]', 'Temporary');
+  await page.click('.settings-form button[type=submit]');
+  const temporary = page.locator('tr', { hasText: 'Temporary' });
+  await temporary.waitFor();
+  await page.locator('.summary', { hasText: '1–2 of 2' }).waitFor();
+  await temporary.getByRole('button', { name: 'Delete' }).click();
+  await page.locator('dialog').getByRole('button', { name: /^Delete key-/ }).click();
+  await temporary.waitFor({ state: 'detached' });
+  await page.locator('.summary', { hasText: '1–1 of 1' }).waitFor();
+  await shot('keys');
+});
+
+step('static maps: the view and a clicked marker make a static URL whose image loads beside the map', async () => {
+  await page.goto(`${origin}/console/#/static`);
+  await page.locator('#builder-map[data-ready=true]').waitFor();
+  assert.equal(await page.locator('.pane .message.notice').isVisible(), false, 'the interactive style of the map loaded');
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+
+  await page.selectOption('select[name=tool]', 'marker');
+  const box = (await page.locator('#builder-map canvas').boundingBox())!;
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  await until(async () => (await page.inputValue('input[name=static-url]')).includes('markers='), 'a static URL with markers');
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  const url = new URL(await page.inputValue('input[name=static-url]'));
+  assert.match(url.pathname, /^\/api\/maps\/test\/static\/-?[\d.]+,-?[\d.]+,[\d.]+\/600x400\.png$/);
+  assert.match(url.searchParams.get('markers')!, /^-?[\d.]+,-?[\d.]+,#e4572e$/);
+  await page.locator('.image-status', { hasText: /^600 × 400 px PNG/ }).waitFor();
+
+  await page.check('input[name=retina]');
+  await until(async () => (await page.inputValue('input[name=static-url]')).includes('@2x'), 'a static URL at @2x');
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  await page.locator('.image-status', { hasText: /^1200 × 800 px PNG/ }).waitFor();
+  await shot('static');
+});
+
+step('weather: the value under the cursor is interpolated between the two keyframes around the chosen time', async () => {
+  await page.goto(`${origin}/console/#/weather`);
+  await page.locator('#weather-map[data-ready=true]').waitFor();
+  await page.selectOption('select[name=variable]', 'temperature-2m:synthetic');
+  // Half-way between the keyframes of 00:00 (about 0 °C at the equator) and 03:00 (about 3 °C).
+  await page.focus('input[name=time]');
+  for (let i = 0; i < 90 / 5; i++) await page.keyboard.press('ArrowRight');
+  await page.locator('#weather-time', { hasText: '2026-11-22 01:30 UTC' }).waitFor();
+  const box = (await page.locator('#weather-map canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await until(async () => Boolean(await page.locator('#weather-value').getAttribute('data-value')), 'a value under the cursor');
+  const value = Number(await page.locator('#weather-value').getAttribute('data-value'));
+  assert.ok(value > 0.6 && value < 2.4, `interpolated value ${value}`);
+  assert.match(await page.locator('#weather-value').innerText(), /°C$/);
+  await page.waitForTimeout(300);
+  await shot('weather');
+
+  await page.selectOption('select[name=variable]', 'wind-10m:gfs');
+  await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 30);
+  await page.locator('#weather-value', { hasText: /m\/s from \d+°/ }).waitFor();
+});
+
+step('coordinates: a search shows results, a result its area and exports, and the transform form transforms', async () => {
+  await page.goto(`${origin}/console/#/coordinates`);
+  await page.locator('#area-map[data-ready=true]').waitFor();
+  await page.fill('input[name=query]', 'swit');
+  await page.click('.search-form button[type=submit]');
+  const lv95 = page.locator('tr[data-code="2056"]');
+  await lv95.waitFor();
+  await lv95.click();
+  await page.locator('.detail dd', { hasText: 'EPSG:2056' }).waitFor();
+  await page.getByRole('button', { name: 'Show exports (PROJ, WKT)' }).click();
+  assert.match(await page.locator('pre.export-proj4').innerText(), /\+proj=somerc/);
+
+  await page.getByRole('button', { name: 'Transform to' }).click();
+  await page.click('.transform-form button[type=submit]');
+  const x = Number(await page.locator('.transformed tbody td').first().innerText());
+  assert.ok(Math.abs(x - 2_600_000) < 1_000, `easting ${x}`);
+  await page.waitForTimeout(300);
+  await shot('coordinates');
+});
+
+test('the pages raised no script errors and no Content Security Policy violations', () => {
+  assert.deepEqual(pageErrors, []);
+});
+
+step('a refused service token ends the session with its message', async () => {
+  await server.meridian.accounts.revokeToken(serviceToken);
+  await page.goto(`${origin}/console/#/keys`);
+  await page.reload();
+  await page.waitForURL(/#\/signin/);
+  await page.locator('.message.error', { hasText: 'Missing or invalid service token' }).waitFor();
+});
