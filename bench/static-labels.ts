@@ -1,0 +1,180 @@
+/**
+ * `npm run bench:static`, labels: two labelled styles rendered with and without their symbol
+ * layers, by a `meridian serve` process with one render thread (one core) through HTTP, and by
+ * MapLibre GL JS in Chromium over the same tiles and fonts in the same run (see maplibre-peer.ts):
+ *  - the `world` map at zooms 2 to 6, three centres;
+ *  - the OpenMapTiles basic-preview style (npm tileserver-gl-styles) over the test town of the
+ *    render tests at zooms 14 to 16 by halves, two centres.
+ * Images 512x512 and 1024x768@2x, PNG. Each view is asked for once cold, then `repeat` times warm.
+ * Reported per style and size: what labels cost us (labelled ÷ unlabelled p50, target under 2×)
+ * and how much faster than MapLibre GL JS the labelled render is (target at least 3×).
+ */
+
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildWorld } from '../src/maps/world/build.js';
+import { openArchive, type Archive } from '../src/platform/pmtiles.js';
+import { createKey, percentile, root, saveResults, startInstance } from './instance.js';
+import { MapLibrePeer, type PeerSize, type PeerView } from './maplibre-peer.js';
+
+const repeat = Number(process.env.MERIDIAN_BENCH_REPEAT ?? 5);
+const sizes: (PeerSize & { name: string })[] = [
+  { name: '512x512', width: 512, height: 512, pixelRatio: 1 },
+  { name: '1024x768@2x', width: 1024, height: 768, pixelRatio: 2 },
+];
+
+interface Style {
+  version: 8;
+  sources: Record<string, Record<string, unknown>>;
+  glyphs?: string;
+  layers: { id: string; type: string; layout?: Record<string, unknown> }[];
+}
+
+interface Subject {
+  /** Map id of the labelled style; `<id>-plain` is the same without its symbol layers. */
+  id: string;
+  /** The archive the style's only vector source reads. */
+  archive: string;
+  style: Style;
+  source: string;
+  views: PeerView[];
+}
+
+function views(centres: [number, number][], zooms: number[]): PeerView[] {
+  return zooms.flatMap((zoom) => centres.map((center) => ({ center, zoom })));
+}
+
+async function worldFolder(): Promise<{ dir: string; temporary: boolean }> {
+  const existing = process.env.MERIDIAN_BENCH_MAPS_DIR ?? path.join(root, 'data/maps');
+  if (existsSync(path.join(existing, 'world.json'))) return { dir: existing, temporary: false };
+  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-bench-world-'));
+  console.log('building the world map (no data/maps/world.json yet)…');
+  await buildWorld(dir);
+  return { dir, temporary: true };
+}
+
+const withoutLabels = (style: Style): Style => ({ ...style, layers: style.layers.filter((layer) => layer.type !== 'symbol') });
+
+/** A maps folder with each subject twice: `<id>` as it is and `<id>-plain` without symbol layers. */
+function mapsFolder(subjects: readonly Subject[]): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-bench-labels-'));
+  for (const subject of subjects) {
+    const folder = path.join(dir, subject.id);
+    mkdirSync(folder);
+    symlinkSync(subject.archive, path.join(folder, 'tiles.pmtiles'));
+    const local = (style: Style): Style => ({ ...style, sources: { [subject.source]: { ...style.sources[subject.source], url: 'pmtiles://tiles.pmtiles' } } });
+    writeFileSync(path.join(folder, 'style.json'), JSON.stringify(local(subject.style)));
+    writeFileSync(path.join(folder, 'plain.json'), JSON.stringify(local(withoutLabels(subject.style))));
+    writeFileSync(path.join(dir, `${subject.id}.json`), JSON.stringify({ style: `${subject.id}/style.json` }));
+    writeFileSync(path.join(dir, `${subject.id}-plain.json`), JSON.stringify({ style: `${subject.id}/plain.json` }));
+  }
+  return dir;
+}
+
+type Results = Record<string, { cold: number[]; warm: number[] }>;
+
+async function meridian(subjects: readonly Subject[]): Promise<Results> {
+  const dir = mapsFolder(subjects);
+  const instance = await startInstance({ MERIDIAN_MAPS_DIR: dir, MERIDIAN_MAPS_WORKERS: '1' });
+  const key = await createKey(instance);
+  const results: Results = {};
+  try {
+    for (const subject of subjects) {
+      for (const size of sizes) {
+        for (const id of [subject.id, `${subject.id}-plain`]) {
+          const entry: Results[string] = (results[`${id} ${size.name}`] = { cold: [], warm: [] });
+          for (const { center, zoom } of subject.views) {
+            const scale = size.pixelRatio === 2 ? '@2x' : '';
+            const url = `${instance.base}/api/maps/${id}/static/${center[0]},${center[1]},${zoom}/${size.width}x${size.height}${scale}.png?key=${key}`;
+            const fetchImage = async () => {
+              const start = performance.now();
+              const response = await fetch(url);
+              if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+              await response.arrayBuffer();
+              return performance.now() - start;
+            };
+            entry.cold.push(await fetchImage());
+            for (let i = 0; i < repeat; i++) entry.warm.push(await fetchImage());
+          }
+        }
+      }
+    }
+  } finally {
+    await instance.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+async function maplibre(subjects: readonly Subject[]): Promise<Results> {
+  const archives: Record<string, Archive> = {};
+  for (const subject of subjects) archives[subject.id] = await openArchive(subject.archive);
+  const peer = await MapLibrePeer.start(archives);
+  const results: Results = {};
+  try {
+    for (const subject of subjects) {
+      const source = { type: 'vector', tiles: [peer.tiles(subject.id)], minzoom: archives[subject.id]!.minZoom, maxzoom: archives[subject.id]!.maxZoom };
+      const style: Style = { ...subject.style, glyphs: peer.glyphs, sources: { [subject.source]: source } };
+      peer.prepareGlyphs(style);
+      for (const size of sizes) {
+        results[`${subject.id} ${size.name}`] = await peer.measure(style, size, subject.views, 'png', repeat);
+      }
+    }
+  } finally {
+    await peer.close();
+    for (const archive of Object.values(archives)) await archive.close();
+  }
+  return results;
+}
+
+const p50 = (values: number[]) => percentile(values, 50);
+const ms = (value: number) => value.toFixed(1).padStart(7);
+
+const world = await worldFolder();
+const townDir = path.join(root, 'test/fixtures/render/_data/town');
+const subjects: Subject[] = [
+  {
+    id: 'world',
+    archive: path.join(world.dir, 'world/world.pmtiles'),
+    style: JSON.parse(readFileSync(path.join(world.dir, 'world/style.json'), 'utf8')) as Style,
+    source: 'world',
+    views: views([[10, 50], [-95, 38], [110, 15]], [2, 3, 4, 5, 6]),
+  },
+  {
+    id: 'town',
+    archive: path.join(townDir, 'openmaptiles.pmtiles'),
+    style: JSON.parse(readFileSync(path.join(townDir, 'openmaptiles-style.json'), 'utf8')) as Style,
+    source: 'openmaptiles',
+    views: views([[8.3165, 47.2212], [8.325, 47.215]], [14, 14.5, 15, 15.5, 16]),
+  },
+];
+try {
+  const ours = await meridian(subjects);
+  const theirs = await maplibre(subjects);
+  console.log(`labels: ${repeat} warm repeats per view; milliseconds, p50`);
+  console.log('style  image        | Meridian labelled  unlabelled | label cost | MapLibre labelled | vs MapLibre warm | cold: Meridian  MapLibre  ratio');
+  const rows = subjects.flatMap((subject) =>
+    sizes.map((size) => {
+      const labelled = ours[`${subject.id} ${size.name}`]!;
+      const plain = ours[`${subject.id}-plain ${size.name}`]!;
+      const peer = theirs[`${subject.id} ${size.name}`]!;
+      const row = {
+        style: subject.id,
+        image: size.name,
+        labelled: p50(labelled.warm),
+        unlabelled: p50(plain.warm),
+        maplibre: p50(peer.warm),
+        labelledCold: p50(labelled.cold),
+        maplibreCold: p50(peer.cold),
+      };
+      console.log(
+        `${row.style.padEnd(6)} ${row.image.padEnd(12)} | ${ms(row.labelled)}           ${ms(row.unlabelled)} | ${(row.labelled / row.unlabelled).toFixed(2).padStart(6)}x    | ${ms(row.maplibre)}           | ${(row.maplibre / row.labelled).toFixed(1).padStart(6)}x          | ${ms(row.labelledCold)}  ${ms(row.maplibreCold)}  ${(row.maplibreCold / row.labelledCold).toFixed(1).padStart(5)}x`,
+      );
+      return row;
+    }),
+  );
+  saveResults('static-labels', { repeat, rows });
+} finally {
+  if (world.temporary) rmSync(world.dir, { recursive: true, force: true });
+}
