@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { apiReference, apiReferencePath } from '../../src/cli/api-reference.js';
+import { describeType, renderApiReference, type OpenApiDocument } from '../../src/platform/api-reference.js';
+
+const doc: OpenApiDocument = {
+  info: { title: 'Example API', version: '1.2.3' },
+  paths: {
+    '/things/{id}': {
+      post: {
+        summary: 'Change a thing',
+        tags: ['things'],
+        security: [{ token: [] }],
+        parameters: [
+          { name: 'id', in: 'path', required: true, schema: { type: 'string', maxLength: 36 } },
+          { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 50, default: 10 }, description: 'Page size' },
+        ],
+        requestBody: {
+          content: {
+            'application/json': {
+              schema: { type: 'object', required: ['name'], properties: { name: { type: 'string', description: 'A | name' }, tags: { type: 'array', items: { type: 'string' } } } },
+            },
+          },
+        },
+        responses: {
+          '200': { description: 'Changed', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } },
+          '400': { description: 'Bad input', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
+        },
+      },
+    },
+    '/health': { get: { summary: 'Liveness', responses: { '200': { description: 'OK' } } } },
+  },
+  components: {
+    schemas: { ErrorBody: { type: 'object', properties: { errors: { type: 'array' } } } },
+    securitySchemes: { token: { description: 'A service token' } },
+  },
+};
+
+test('each operation is listed under its tag with authentication, parameters, body fields and responses', () => {
+  const md = renderApiReference(doc);
+  assert.match(md, /^# Example API reference\n/);
+  assert.match(md, /## things\n\n### `POST \/things\/\{id\}`\n\n\*\*Change a thing\.\*\*/);
+  assert.match(md, /Authentication: token: A service token\./);
+  assert.match(md, /\| `limit` \| query \| integer \(1\.\.50\) \| no \| Page size\. Default: `10`\. \|/);
+  assert.match(md, /\| `id` \| path \| string \(0\.\.36 chars\) \| yes \|/);
+  // A pipe inside a description cannot break the table.
+  assert.match(md, /\| `name` \| string \| yes \| A \\\| name\. \|/);
+  assert.match(md, /\| `tags` \| array of string \| no \|/);
+  assert.match(md, /\| 400 \| `application\/json`: \[ErrorBody\]\(#schema-errorbody\) \| Bad input \|/);
+  assert.match(md, /Response fields:[\s\S]*\| `id` \| string \| no \|/);
+  // Operations without a tag are gathered at the end, before the schemas.
+  assert.ok(md.indexOf('## Other') > md.indexOf('## things') && md.indexOf('### Schema ErrorBody') > md.indexOf('## Other'));
+  assert.match(md, /Authentication: none\./);
+});
+
+test('types name their limits and enumerations in one line', () => {
+  assert.equal(describeType({ type: 'string', enum: undefined, format: 'uuid' }), 'string (uuid)');
+  assert.equal(describeType({ enum: ['png', 'webp'] }), '`"png"` or `"webp"`');
+  assert.equal(describeType({ type: 'array', items: { type: 'integer', minimum: 0 } }), 'array of integer (≥ 0)');
+  assert.equal(describeType(undefined), 'any');
+});
+
+test('docs/api.md is the reference generated from the current routes (run `npm run docs:api` after changing a route)', async () => {
+  assert.equal(readFileSync(apiReferencePath, 'utf8'), await apiReference());
+});
