@@ -10,13 +10,13 @@
  * and how much faster than MapLibre GL JS the labelled render is (target at least 3×).
  */
 
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildWorld } from '../src/maps/world/build.js';
 import { openArchive, type Archive } from '../src/platform/pmtiles.js';
 import { createKey, percentile, root, saveResults, startInstance } from './instance.js';
 import { MapLibrePeer, type PeerSize, type PeerView } from './maplibre-peer.js';
+import { worldMaps } from './world.js';
 
 const repeat = Number(process.env.MERIDIAN_BENCH_REPEAT ?? 5);
 const sizes: (PeerSize & { name: string })[] = [
@@ -43,15 +43,6 @@ interface Subject {
 
 function views(centres: [number, number][], zooms: number[]): PeerView[] {
   return zooms.flatMap((zoom) => centres.map((center) => ({ center, zoom })));
-}
-
-async function worldFolder(): Promise<{ dir: string; temporary: boolean }> {
-  const existing = process.env.MERIDIAN_BENCH_MAPS_DIR ?? path.join(root, 'data/maps');
-  if (existsSync(path.join(existing, 'world.json'))) return { dir: existing, temporary: false };
-  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-bench-world-'));
-  console.log('building the world map (no data/maps/world.json yet)…');
-  await buildWorld(dir);
-  return { dir, temporary: true };
 }
 
 const withoutLabels = (style: Style): Style => ({ ...style, layers: style.layers.filter((layer) => layer.type !== 'symbol') });
@@ -131,7 +122,7 @@ async function maplibre(subjects: readonly Subject[]): Promise<Results> {
 const p50 = (values: number[]) => percentile(values, 50);
 const ms = (value: number) => value.toFixed(1).padStart(7);
 
-const world = await worldFolder();
+const world = await worldMaps();
 const townDir = path.join(root, 'test/fixtures/render/_data/town');
 const subjects: Subject[] = [
   {

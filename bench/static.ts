@@ -19,14 +19,12 @@
  * MERIDIAN_MAPS_TILE_CACHE_MB to try another tile cache) and prints the server's resident memory
  * over the run and its trend: the mean of the last quarter's samples against the first quarter's.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { openArchive } from '../src/platform/pmtiles.js';
-import { buildWorld } from '../src/maps/world/build.js';
-import { createKey, percentile, root, saveResults, startInstance } from './instance.js';
+import { createKey, percentile, saveResults, startInstance } from './instance.js';
 import { MapLibrePeer } from './maplibre-peer.js';
+import { worldMaps } from './world.js';
 
 const repeat = Number(process.env.MERIDIAN_BENCH_REPEAT ?? 5);
 const centres: [number, number][] = [[10, 50], [-95, 38], [110, 15]];
@@ -50,16 +48,6 @@ interface View {
 }
 const views: View[] = [];
 for (let zoom = 0; zoom <= 8; zoom++) for (const center of centres) views.push({ center, zoom });
-
-/** The maps folder with `world`: MERIDIAN_BENCH_MAPS_DIR, else data/maps, else one built for the run. */
-async function worldMaps(): Promise<{ dir: string; temporary: boolean }> {
-  const existing = process.env.MERIDIAN_BENCH_MAPS_DIR ?? path.join(root, 'data/maps');
-  if (existsSync(path.join(existing, 'world.json'))) return { dir: existing, temporary: false };
-  const dir = mkdtempSync(path.join(tmpdir(), 'meridian-bench-maps-'));
-  console.log('building the world map (no data/maps/world.json yet)…');
-  await buildWorld(dir);
-  return { dir, temporary: true };
-}
 
 async function time(work: () => Promise<unknown>): Promise<number> {
   const start = performance.now();

@@ -230,6 +230,36 @@ export class SourceLayerView {
   }
 }
 
+/** A tile of a vector style layer, with the features the layer draws of it. */
+export interface LayerTile {
+  readonly tile: VectorTileView;
+  readonly source: SourceLayerView;
+  readonly zooms: EvaluationZooms;
+  readonly selected: readonly number[];
+}
+
+/**
+ * The tiles a vector style layer draws, each with its selected features (`selectFeatures`): tiles
+ * without the layer's source layer, without a bucket at their zoom, or with nothing selected are
+ * passed over.
+ */
+export function* layerTiles(
+  tiles: readonly VectorTileView[],
+  layer: RenderLayer,
+  globalState: Readonly<Record<string, unknown>>,
+  accepts: (type: 1 | 2 | 3) => boolean,
+  sortKey?: string,
+): Generator<LayerTile> {
+  for (const tile of tiles) {
+    const source = tile.sourceLayer(layer.sourceLayer);
+    if (!source) continue;
+    const zooms = tile.zooms(globalState);
+    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
+    const selected = selectFeatures(layer, source, zooms, tile.canonical, accepts, sortKey);
+    if (selected.length > 0) yield { tile, source, zooms, selected };
+  }
+}
+
 /** Whether MapLibre builds a layer's bucket for a tile at this zoom (`isHidden(zoom, true)`). */
 export function builtAtTileZoom(layer: RenderLayer, tileZoom: number): boolean {
   if (layer.minzoom && tileZoom < Math.floor(layer.minzoom)) return false;

@@ -18,7 +18,7 @@ import type { Color, ICanonicalTileID } from '@maplibre/maplibre-gl-style-spec';
 import { layerTranslate, type RenderContext } from '../context.js';
 import { cssColor, isFeatureConstant, layoutValue, paintValue, type EvaluationZooms } from '../properties.js';
 import type { RenderLayer } from '../style.js';
-import { builtAtTileZoom, selectFeatures, type SourceLayerView } from '../vector.js';
+import { layerTiles, type SourceLayerView } from '../vector.js';
 
 interface CircleStyle {
   /** Device px. */
@@ -52,12 +52,7 @@ export function drawCircle(rc: RenderContext, layer: RenderLayer): void {
   ].every((name) => isFeatureConstant(paint[name]!));
 
   const circles: Circle[] = [];
-  for (const tile of loaded.vector) {
-    const source = tile.sourceLayer(layer.sourceLayer);
-    if (!source) continue;
-    const zooms = tile.zooms(globalState);
-    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
-    const selected = selectFeatures(layer, source, zooms, tile.canonical, () => true);
+  for (const { tile, source, zooms, selected } of layerTiles(loaded.vector, layer, globalState, () => true)) {
     let constant: { style: CircleStyle | null; key: string } | undefined;
     for (const index of selected) {
       let style: CircleStyle | null;

@@ -14,7 +14,7 @@ import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import { clipTo, drawWithLayerOpacity, layerTranslate, type RenderContext } from '../context.js';
 import { evaluateAt, isFeatureConstant, paintValue } from '../properties.js';
 import type { CompiledStyle, RenderLayer } from '../style.js';
-import { builtAtTileZoom, selectFeatures } from '../vector.js';
+import { layerTiles } from '../vector.js';
 
 export interface Light {
   /** Light position in cartesian coordinates, as MapLibre's sphericalToCartesian gives it. */
@@ -65,13 +65,7 @@ function drawRoofs(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer): v
   const heightExpression = layer.paint['fill-extrusion-height']!;
   const constantPaint = isFeatureConstant(colorExpression) && isFeatureConstant(heightExpression);
 
-  for (const tile of loaded.vector) {
-    const source = tile.sourceLayer(layer.sourceLayer);
-    if (!source) continue;
-    const zooms = tile.zooms(globalState);
-    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
-    const selected = selectFeatures(layer, source, zooms, tile.canonical, (type) => type !== 1);
-    if (selected.length === 0) continue;
+  for (const { tile, source, zooms, selected } of layerTiles(loaded.vector, layer, globalState, (type) => type !== 1)) {
     const roofs: { index: number; height: number; fill: string }[] = [];
     for (const index of selected) {
       const feature = constantPaint ? undefined : source.evaluationFeature(index);

@@ -14,7 +14,7 @@ import { clipTo, layerTranslate, type RenderContext } from '../context.js';
 import { patternImage, patternValue, WorldPattern } from '../pattern.js';
 import { cssColor, evaluateAt, isFeatureConstant, paintValue } from '../properties.js';
 import type { RenderLayer } from '../style.js';
-import { builtAtTileZoom, selectFeatures } from '../vector.js';
+import { layerTiles } from '../vector.js';
 
 interface PatternBatch {
   image: SpriteImage;
@@ -40,13 +40,7 @@ export function drawPatternFills(rc: RenderContext, ctx: SKRSContext2D, layer: R
   const sorted = !isFeatureConstant(layer.layout['fill-sort-key']!);
   const patterns = new Map<SpriteImage, WorldPattern>();
 
-  for (const tile of loaded.vector) {
-    const source = tile.sourceLayer(layer.sourceLayer);
-    if (!source) continue;
-    const zooms = tile.zooms(globalState);
-    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
-    const selected = selectFeatures(layer, source, zooms, tile.canonical, (type) => type !== 1, 'fill-sort-key');
-    if (selected.length === 0) continue;
+  for (const { tile, source, zooms, selected } of layerTiles(loaded.vector, layer, globalState, (type) => type !== 1, 'fill-sort-key')) {
 
     const batches: PatternBatch[] = [];
     const byKey = new Map<string, PatternBatch>();

@@ -27,7 +27,7 @@ import { hasPattern } from '../pattern.js';
 import { OutlineBuffer } from './fill-outline.js';
 import { drawPatternFills } from './fill-pattern.js';
 import type { RenderLayer } from '../style.js';
-import { builtAtTileZoom, selectFeatures } from '../vector.js';
+import { layerTiles } from '../vector.js';
 
 interface FillBatch {
   key: string;
@@ -82,13 +82,7 @@ function drawFills(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer, la
   const paintKinds = [colorExpression, opacityExpression, outlineExpression].map((expression) => expression.kind);
   const keptBatches = !sorted && (constantPaint || paintKinds.every((kind) => kind === 'constant' || kind === 'source'));
 
-  for (const tile of loaded.vector) {
-    const source = tile.sourceLayer(layer.sourceLayer);
-    if (!source) continue;
-    const zooms = tile.zooms(globalState);
-    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
-    const selected = selectFeatures(layer, source, zooms, tile.canonical, (type) => type !== 1, 'fill-sort-key');
-    if (selected.length === 0) continue;
+  for (const { tile, source, zooms, selected } of layerTiles(loaded.vector, layer, globalState, (type) => type !== 1, 'fill-sort-key')) {
 
     const batches: FillBatch[] = [];
     const byKey = new Map<string, FillBatch>();

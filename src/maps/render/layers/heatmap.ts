@@ -14,7 +14,7 @@ import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../context.js';
 import { evaluateAt, isFeatureConstant, paintValue } from '../properties.js';
 import type { RenderLayer } from '../style.js';
-import { builtAtTileZoom, selectFeatures } from '../vector.js';
+import { layerTiles } from '../vector.js';
 
 const GAUSS_COEF = 0.3989422804014327;
 /** The smallest density MapLibre's kernel quad reaches: 1/255/16. */
@@ -51,13 +51,9 @@ export function drawHeatmap(rc: RenderContext, layer: RenderLayer): void {
   const radiusExpression = layer.paint['heatmap-radius']!;
   const constant = isFeatureConstant(weightExpression) && isFeatureConstant(radiusExpression);
 
-  for (const tile of loaded.vector) {
-    const source = tile.sourceLayer(layer.sourceLayer);
-    if (!source) continue;
-    const zooms = tile.zooms(globalState);
-    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
+  for (const { tile, source, zooms, selected } of layerTiles(loaded.vector, layer, globalState, () => true)) {
     const { scale, originX, originY, extent } = source;
-    for (const index of selectFeatures(layer, source, zooms, tile.canonical, () => true)) {
+    for (const index of selected) {
       const feature = constant ? undefined : source.evaluationFeature(index);
       const peak = paintValue<number>(weightExpression, zooms, feature, tile.canonical) * intensity * GAUSS_COEF;
       if (!(peak > ZERO)) continue;

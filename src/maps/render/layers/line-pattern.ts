@@ -19,7 +19,7 @@ import { clipTo, layerTranslate, type RenderContext } from '../context.js';
 import { patternImage, patternValue, tiledCanvas } from '../pattern.js';
 import { layoutValue, paintValue } from '../properties.js';
 import type { RenderLayer } from '../style.js';
-import { builtAtTileZoom, selectFeatures } from '../vector.js';
+import { layerTiles } from '../vector.js';
 
 type Cap = 'butt' | 'round' | 'square';
 type Join = 'bevel' | 'round' | 'miter';
@@ -44,13 +44,7 @@ export function drawPatternLines(rc: RenderContext, ctx: SKRSContext2D, layer: R
     return canvas;
   };
 
-  for (const tile of loaded.vector) {
-    const source = tile.sourceLayer(layer.sourceLayer);
-    if (!source) continue;
-    const zooms = tile.zooms(globalState);
-    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
-    const selected = selectFeatures(layer, source, zooms, tile.canonical, (type) => type !== 1, 'line-sort-key');
-    if (selected.length === 0) continue;
+  for (const { tile, source, zooms, selected } of layerTiles(loaded.vector, layer, globalState, (type) => type !== 1, 'line-sort-key')) {
     clipTo(ctx, tile.clip);
     if (dx !== 0 || dy !== 0) ctx.translate(dx, dy);
     for (const index of selected) {

@@ -37,7 +37,7 @@ import { cssColor, evaluateAt, isFeatureConstant, layoutValue, paintValue, type 
 import { hasPattern } from '../pattern.js';
 import type { RenderLayer } from '../style.js';
 import { drawPatternLines } from './line-pattern.js';
-import { builtAtTileZoom, selectFeatures, type SourceLayerView } from '../vector.js';
+import { layerTiles, type SourceLayerView } from '../vector.js';
 
 type Cap = 'butt' | 'round' | 'square';
 type Join = 'bevel' | 'round' | 'miter';
@@ -106,13 +106,7 @@ function drawLines(rc: RenderContext, ctx: SKRSContext2D, layer: RenderLayer): v
   // Half the width of MapLibre's dash-end fade: a device pixel, scaled with the map likewise.
   const dashRamp = 2 ** (rc.zoom - Math.floor(rc.zoom));
 
-  for (const tile of loaded.vector) {
-    const source = tile.sourceLayer(layer.sourceLayer);
-    if (!source) continue;
-    const zooms = tile.zooms(globalState);
-    if (!builtAtTileZoom(layer, zooms.tileZoom)) continue;
-    const selected = selectFeatures(layer, source, zooms, tile.canonical, (type) => type !== 1, 'line-sort-key');
-    if (selected.length === 0) continue;
+  for (const { tile, source, zooms, selected } of layerTiles(loaded.vector, layer, globalState, (type) => type !== 1, 'line-sort-key')) {
 
     const batches: LineBatch[] = [];
     const byKey = new Map<string, LineBatch>();
