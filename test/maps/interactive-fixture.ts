@@ -5,11 +5,12 @@
  * sprite as one URL, map `arrays` as the array form.
  */
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
-import { tempDir } from '../helpers.js';
+import type { LightMyRequestResponse } from 'fastify';
+import { newAccount, startTestServer, tempDir, testConfig, type TestServer } from '../helpers.js';
 import { collection, mvtPyramid, point, solidImage, writeMbtiles, writePmtiles, type ZxyTile } from './source/fixtures.js';
 
 export interface FixtureMap {
@@ -94,5 +95,30 @@ export async function writeFixtureMap(): Promise<FixtureMap> {
     dem,
     labels,
     sprites,
+  };
+}
+
+/** A test server serving the fixture map, with a key of its own and a GET that carries it. */
+export interface FixtureServer {
+  fixture: FixtureMap;
+  server: TestServer;
+  key: string;
+  get(url: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startFixtureServer(overrides: Parameters<typeof testConfig>[0] = {}): Promise<FixtureServer> {
+  const fixture = await writeFixtureMap();
+  const server = await startTestServer(testConfig({ ...overrides, maps: { definitions: fixture.definitions as never } }));
+  const key = (await server.meridian.keys.create((await newAccount(server.meridian)).accountId, {})).token;
+  return {
+    fixture,
+    server,
+    key,
+    get: (url, headers = {}) => server.server.public.inject({ method: 'GET', url: `${url}?key=${encodeURIComponent(key)}`, headers }),
+    async close() {
+      await server.close();
+      rmSync(fixture.dir, { recursive: true, force: true });
+    },
   };
 }

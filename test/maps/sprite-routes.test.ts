@@ -1,27 +1,21 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { parseSpriteFile } from '../../src/maps/sprite-routes.js';
-import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { writeFixtureMap, type FixtureMap } from './interactive-fixture.js';
+import type { TestServer } from '../helpers.js';
+import { startFixtureServer, type FixtureMap, type FixtureServer } from './interactive-fixture.js';
 
+let served: FixtureServer;
 let fixture: FixtureMap;
 let server: TestServer;
-let key: string;
 
 before(async () => {
-  fixture = await writeFixtureMap();
-  server = await startTestServer(testConfig({ maps: { definitions: fixture.definitions as never } }));
-  key = (await server.meridian.keys.create((await newAccount(server.meridian)).accountId, {})).token;
+  served = await startFixtureServer();
+  ({ fixture, server } = served);
 });
 
-after(async () => {
-  await server.close();
-  rmSync(fixture.dir, { recursive: true, force: true });
-});
+after(() => served.close());
 
-const get = (url: string, headers: Record<string, string> = {}) =>
-  server.server.public.inject({ method: 'GET', url: `${url}?key=${encodeURIComponent(key)}`, headers });
+const get = (url: string, headers: Record<string, string> = {}) => served.get(url, headers);
 
 async function assertFile(url: string, file: string, type: string): Promise<void> {
   const response = await get(url);

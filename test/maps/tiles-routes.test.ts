@@ -1,30 +1,24 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { acceptsGzip } from '../../src/maps/tiles-routes.js';
-import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { writeFixtureMap, type FixtureMap } from './interactive-fixture.js';
+import type { TestServer } from '../helpers.js';
+import { startFixtureServer, type FixtureMap, type FixtureServer } from './interactive-fixture.js';
 
+let served: FixtureServer;
 let fixture: FixtureMap;
 let server: TestServer;
-let key: string;
 
 before(async () => {
-  fixture = await writeFixtureMap();
-  server = await startTestServer(testConfig({ maps: { definitions: fixture.definitions as never } }));
-  key = (await server.meridian.keys.create((await newAccount(server.meridian)).accountId, {})).token;
+  served = await startFixtureServer();
+  ({ fixture, server } = served);
 });
 
-after(async () => {
-  await server.close();
-  rmSync(fixture.dir, { recursive: true, force: true });
-});
+after(() => served.close());
 
-const get = (url: string, headers: Record<string, string> = {}) =>
-  server.server.public.inject({ method: 'GET', url: `${url}?key=${encodeURIComponent(key)}`, headers });
+const get = (url: string, headers: Record<string, string> = {}) => served.get(url, headers);
 /** Byte equality whatever the views' types. */
 const sameBytes = (actual: Uint8Array, expected: Uint8Array, message?: string) => assert.ok(Buffer.from(actual).equals(Buffer.from(expected)), message);
 const stored = (tiles: FixtureMap['gzipped'], z: number, x: number, y: number) => tiles.find((tile) => tile.z === z && tile.x === x && tile.y === y)!.data;
