@@ -42,6 +42,15 @@ export async function mapStyle(mapId: string, key: string): Promise<{ style: Sty
   }
 }
 
+/**
+ * The style to draw under a page's own layers: the `world` map, else the first map the server has,
+ * else the blank style.
+ */
+export async function basemapStyle(key: string): Promise<StyleSpecification> {
+  const basemap = await listMaps(key).then((maps) => maps.find((m) => m.id === 'world') ?? maps[0]).catch(() => undefined);
+  return basemap ? (await mapStyle(basemap.id, key)).style : blankStyle;
+}
+
 export function createMap(container: HTMLElement, style: StyleSpecification | string, view: { center: [number, number]; zoom: number }): MapLibreMap {
   const map = new MapLibreMap({
     container,

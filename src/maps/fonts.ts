@@ -6,13 +6,14 @@
  */
 
 import { GlobalFonts } from '@napi-rs/canvas';
-import { FontCatalog } from './glyphs/catalog.js';
+import type { FontCatalog } from './glyphs/catalog.js';
 
 export const SANS_FONT = 'Noto Sans';
 
 let registered = false;
 
-export function registerFonts(catalog: FontCatalog = FontCatalog.default()): void {
+/** Registers the attribution font from the catalog the map's labels are drawn with (once per thread). */
+export function registerFonts(catalog: FontCatalog): void {
   if (registered) return;
   registered = true;
   const file = catalog.file(`${SANS_FONT} Regular`);

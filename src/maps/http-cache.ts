@@ -1,5 +1,5 @@
 /**
- * Caching headers of the interactive-map responses, as the static images have them:
+ * Caching headers of the map responses, static images and interactive maps alike:
  * `Cache-Control: public, max-age=…` (`maps.maxAgeSeconds`) and a strong ETag of the bytes sent,
  * with 304 for a matching `If-None-Match`. Every response varies by its URL only (the key is in
  * it), except tiles stored gzipped, which also vary by Accept-Encoding.

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
 import { CONTENT_TYPES } from './encode.js';
 import { MapsError, NOT_FOUND, OUT_OF_BOUNDS, URI_TOO_LONG } from './errors.js';
+import { sendCached } from './http-cache.js';
 import type { IconLoader } from './icons.js';
 import type { RenderPool } from './pool.js';
 import { compileStyle } from './render/style.js';
@@ -92,10 +92,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       const viewport = withinMapZooms(parsed, map);
       const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
       const bytes = await options.pool.render(mapId, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons });
-      const etag = `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 32)}"`;
-      reply.header('etag', etag).header('cache-control', `public, max-age=${options.maxAgeSeconds}`);
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-      return reply.type(CONTENT_TYPES[parsed.format]).send(bytes);
+      return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
     },
   );
 }

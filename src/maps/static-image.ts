@@ -41,9 +41,10 @@ export function compiledStyleOf(map: LoadedMap): CompiledStyle {
 }
 
 export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {
-  registerFonts();
+  const fonts = map.fonts();
+  registerFonts(fonts);
   const images = await map.images(job.viewport.pixelRatio);
-  const canvas = await renderMap(compiledStyleOf(map), map.sources, job.viewport, { signal, images, fonts: map.fonts() });
+  const canvas = await renderMap(compiledStyleOf(map), map.sources, job.viewport, { signal, images, fonts });
   const ctx = canvas.getContext('2d');
   ctx.setTransform(job.viewport.pixelRatio, 0, 0, job.viewport.pixelRatio, 0, 0);
   const frame = frameOf(job.viewport);

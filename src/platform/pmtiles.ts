@@ -189,7 +189,7 @@ export async function writeArchive(file: string, tiles: readonly Tile[], options
 }
 
 /** A `pmtiles` Source over a local file. */
-class LocalFile implements Source {
+export class LocalFile implements Source {
   constructor(
     private readonly path: string,
     private readonly handle: FileHandle,

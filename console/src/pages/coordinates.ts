@@ -7,7 +7,7 @@ import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
 import { gated, type ApiKey } from '../api.js';
 import { copyButton, field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
-import { blankStyle, createMap, listMaps, mapStyle } from '../map-view.js';
+import { basemapStyle, createMap } from '../map-view.js';
 
 interface Id {
   authority: string;
@@ -206,8 +206,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
 
   async function useKey(chosenKey: ApiKey): Promise<void> {
     key = chosenKey;
-    const basemap = await listMaps(key.token).then((maps) => maps.find((m) => m.id === 'world') ?? maps[0]).catch(() => undefined);
-    const style = basemap ? (await mapStyle(basemap.id, key.token)).style : blankStyle;
+    const style = await basemapStyle(key.token);
     if (!alive) return;
     map?.remove();
     map = createMap(mapBox, style, { center: [0, 20], zoom: 0 });

@@ -8,7 +8,7 @@ import type { Map as MapLibreMap, RasterTileSource } from 'maplibre-gl';
 import { gated, type ApiKey } from '../api.js';
 import { field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
-import { blankStyle, createMap, listMaps, mapStyle } from '../map-view.js';
+import { basemapStyle, createMap } from '../map-view.js';
 import { keyframesAround, magnitude, windFrom, type Decoding, type Keyframe } from '../weather-decode.js';
 import { displayUnit, legend, rampOf } from '../weather-ramps.js';
 import { momentTiles, valueAt, type WeatherMoment } from '../weather-tiles.js';
@@ -125,8 +125,7 @@ export function renderWeather(main: HTMLElement): () => void {
     const keep = entry?.metadata.weather_variable.variable_id;
     fill(variable, ...entries.map((e) => h('option', { value: e.metadata.weather_variable.variable_id, selected: e.metadata.weather_variable.variable_id === keep }, `${e.metadata.weather_variable.name} (${e.metadata.weather_variable.variable_id})`)));
     // A basemap under the weather when the server has one; the weather alone otherwise.
-    const basemap = await listMaps(key.token).then((maps) => maps.find((m) => m.id === 'world') ?? maps[0]).catch(() => undefined);
-    const style = basemap ? (await mapStyle(basemap.id, key.token)).style : blankStyle;
+    const style = await basemapStyle(key.token);
     if (!alive) return;
     map?.remove();
     map = createMap(mapBox, style, { center: [0, 0], zoom: 0 });

@@ -10,9 +10,10 @@
  * archive's own function, which here passes the bytes through.
  */
 
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { FetchSource, PMTiles, SharedPromiseCache, TileType, type RangeResponse, type Source } from 'pmtiles';
 import { redactUrl } from '../../platform/logging.js';
+import { LocalFile } from '../../platform/pmtiles.js';
 import type { TileStore } from './encoded.js';
 import { defaultHttpOptions, Limiter, type HttpOptions } from './http.js';
 import type { VectorLayer } from './source.js';
@@ -58,24 +59,6 @@ class TimedFetchSource implements Source {
   }
 }
 
-/** The range source of the pmtiles library over a local file. */
-class FileSource implements Source {
-  constructor(
-    private readonly file: string,
-    private readonly handle: FileHandle,
-  ) {}
-
-  getKey(): string {
-    return this.file;
-  }
-
-  async getBytes(offset: number, length: number): Promise<RangeResponse> {
-    const buffer = Buffer.alloc(length);
-    const { bytesRead } = await this.handle.read(buffer, 0, length, offset);
-    return { data: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + bytesRead) };
-  }
-}
-
 const tileTypes: Partial<Record<TileType, StoredTileType>> = {
   [TileType.Mvt]: 'mvt',
   [TileType.Png]: 'png',
@@ -106,7 +89,7 @@ async function openSource(location: string, baseDir: string, http: HttpOptions):
   // The modification time keeps a replaced archive from being served from the cache of the old one.
   const { mtimeMs, size } = await stat(file);
   const handle = await open(file, 'r');
-  return { source: new FileSource(file, handle), key: `pmtiles ${file} ${mtimeMs} ${size}`, limiter: undefined, close: () => handle.close() };
+  return { source: new LocalFile(file, handle), key: `pmtiles ${file} ${mtimeMs} ${size}`, limiter: undefined, close: () => handle.close() };
 }
 
 /** Opens the archive a `pmtiles://` URL names (the part after the protocol is `location`). */

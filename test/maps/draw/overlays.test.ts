@@ -8,6 +8,7 @@ import { drawMarkers } from '../../../src/maps/draw/markers.js';
 import { drawPaths } from '../../../src/maps/draw/paths.js';
 import { DEFAULT_PIN_COLOR, PIN_HEIGHT } from '../../../src/maps/draw/pin.js';
 import { registerFonts } from '../../../src/maps/fonts.js';
+import { FontCatalog } from '../../../src/maps/glyphs/catalog.js';
 import type { Path } from '../../../src/maps/overlays.js';
 import type { Viewport } from '../../../src/maps/viewport.js';
 
@@ -81,7 +82,7 @@ test('the default pin is drawn in the marker colour with its tip on the position
 });
 
 test('the attribution box sits in the chosen corner, and false draws nothing', () => {
-  registerFonts();
+  registerFonts(FontCatalog.default());
   const viewport: Viewport = { center: [0, 0], zoom: 2, width: 200, height: 100, pixelRatio: 1 };
   const corners = { bottomright: [198, 98], bottomleft: [1, 98], topleft: [1, 1], topright: [198, 1] } as const;
   for (const [corner, [x, y]] of Object.entries(corners)) {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 import { artifactsDir, readCase } from './cases.js';
+import type { PlacedLabel } from '../../../src/maps/symbol/placement.js';
 
 export interface Comparison {
   /** Pixels that differ beyond the threshold. */
@@ -57,15 +58,8 @@ function png(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
 /** How far (CSS px) a label's anchor may be from MapLibre's. */
 export const LABEL_TOLERANCE = 3;
 
-interface LabelLike {
-  readonly layer: string;
-  readonly text: string;
-  readonly icon: string | null;
-  readonly x: number;
-  readonly y: number;
-  readonly textPlaced: boolean;
-  readonly iconPlaced: boolean;
-}
+/** A placed label of either side; MapLibre's labels.json records no anchor name. */
+type LabelLike = Omit<PlacedLabel, 'anchor'>;
 
 /**
  * The differences between the labels MapLibre placed (labels.json) and ours: each shown label
