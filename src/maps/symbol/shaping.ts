@@ -5,11 +5,16 @@
  * the block aligned on its text-anchor, every glyph's pen x and its line's y relative to the anchor.
  * Glyph metrics come from the font catalog, the same as the glyph PBFs state.
  *
- * Left out: bidirectional reordering and vertical writing (labels are laid out left to right as
- * the codepoints come, horizontal only), and images inside text.
+ * Arabic letters take their joined shapes (arabic-shaping.ts) and a label with right-to-left text
+ * has its lines, once broken in logical order, put in visual order (bidi.ts), as MapLibre GL JS
+ * does without any plugin.
+ *
+ * Left out: vertical writing (labels are laid out horizontally only), and images inside text.
  */
 
 import type { FontCatalog, FontGlyph } from '../glyphs/catalog.js';
+import { applyArabicShaping } from './arabic-shaping.js';
+import { containsRtlText, visualLines } from './bidi.js';
 
 /** Where glyphs come from: the font catalog, or anything with its `glyph`. */
 export type GlyphSource = Pick<FontCatalog, 'glyph'>;
@@ -157,7 +162,7 @@ export interface ShapeOptions {
 export function shapeText(catalog: GlyphSource, sections: readonly TextSection[], options: ShapeOptions): Shaping | null {
   const chars: Char[] = [];
   sections.forEach((section, index) => {
-    for (const char of section.text) chars.push({ char, codepoint: char.codePointAt(0)!, section: index });
+    for (const char of applyArabicShaping(section.text)) chars.push({ char, codepoint: char.codePointAt(0)!, section: index });
   });
   const glyphOf = (char: Char) => catalog.glyph(sections[char.section]!.fontstack, char.codepoint);
   const advance = (char: Char) => {
@@ -166,17 +171,16 @@ export function shapeText(catalog: GlyphSource, sections: readonly TextSection[]
   };
   const { lineHeight, spacing } = options;
   const ends = lineBreaks(chars, advance, spacing, options.maxWidth);
+  const text = chars.map((c) => c.char).join('');
+  const brokenLines = containsRtlText(text) ? visualOrder(chars, ends) : ends.map((end, i) => chars.slice(i === 0 ? 0 : ends[i - 1], end));
   const justify = options.justify === 'right' ? 1 : options.justify === 'left' ? 0 : 0.5;
 
   const lines: PositionedGlyph[][] = [];
   let y = 0;
   let maxLineLength = 0;
   let maxLineHeight = 0;
-  let start = 0;
   let placed = 0;
-  for (const end of ends) {
-    let line = chars.slice(start, end);
-    start = end;
+  for (let line of brokenLines) {
     while (line.length > 0 && /^\s$/u.test(line[0]!.char)) line = line.slice(1);
     while (line.length > 0 && /^\s$/u.test(line[line.length - 1]!.char)) line = line.slice(0, -1);
     const positioned: PositionedGlyph[] = [];
@@ -221,7 +225,27 @@ export function shapeText(catalog: GlyphSource, sections: readonly TextSection[]
   }
   const top = options.offset[1] - vertical * y;
   const left = options.offset[0] - horizontal * maxLineLength;
-  return { lines, top, bottom: top + y, left, right: left + maxLineLength, text: chars.map((c) => c.char).join('') };
+  return { lines, top, bottom: top + y, left, right: left + maxLineLength, text };
+}
+
+/** The lines ending at `ends` (char indices, in logical order) with their chars in visual order. */
+function visualOrder(chars: readonly Char[], ends: readonly number[]): Char[][] {
+  const sectionOfUnit: number[] = [];
+  const unitOfChar: number[] = [0];
+  for (const char of chars) {
+    for (let k = 0; k < char.char.length; k++) sectionOfUnit.push(char.section);
+    unitOfChar.push(sectionOfUnit.length);
+  }
+  const text = chars.map((c) => c.char).join('');
+  return visualLines(text, ends.map((end) => unitOfChar[end]!)).map((line) => {
+    const out: Char[] = [];
+    let unit = 0;
+    for (const char of line.text) {
+      out.push({ char, codepoint: char.codePointAt(0)!, section: sectionOfUnit[line.sourceIndices[unit]!]! });
+      unit += char.length;
+    }
+    return out;
+  });
 }
 
 export interface PositionedIcon {

@@ -14,7 +14,7 @@ import { compileStyle } from '../../../src/maps/render/style.js';
 import { TileCache } from '../../../src/maps/source/cache.js';
 import { listCases, repoRoot } from './cases.js';
 
-const DEFAULT_CASES = ['town-omt-z14', 'town-protomaps-z16', 'symbol-icon-text-fit', 'symbol-line'];
+const DEFAULT_CASES = ['town-omt-z14', 'town-protomaps-z16', 'symbol-icon-text-fit', 'symbol-line', 'symbol-rtl'];
 const GAP = 8;
 
 const outDir = path.join(repoRoot, 'docs/images');

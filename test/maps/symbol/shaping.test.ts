@@ -111,3 +111,13 @@ test('icon-text-fit stretches the icon over the text plus padding on the fitted 
   const height = fitIconToText(icon, text, 'height', [1, 2, 3, 4], [0, 0], scale);
   assertClose([height.right - height.left, height.top, height.bottom], [20, -8.2, 10.2]);
 });
+
+test('right-to-left lines are broken in logical order, then drawn in visual order', () => {
+  // Lines of at most 60 units (6 glyphs): "אבג דהו" breaks after the space; each line reversed.
+  assert.deepEqual(lineTexts(shape('אבג דהו', { maxWidth: 60 })), ['גבא', 'והד']);
+});
+
+test('Arabic letters are drawn in their joined shapes, right to left', () => {
+  // beh, yeh, teh: initial, medial and final forms, drawn from the last.
+  assert.deepEqual(lineTexts(shape('بيت')).map((line) => [...line].map((char) => char.codePointAt(0)!.toString(16))), [['fe96', 'fef4', 'fe91']]);
+});
