@@ -12,10 +12,9 @@
  * libvips' operation cache is off: every image is new, so it would only hold up to 50 MiB of
  * results nobody asks for again.
  *
- * The canvas goes back to the pool once its pixels are read. The pixel copy is the size of the
- * image (12 MiB at 1024x768@2x) and V8 counts it as external memory, whose growth starts full
- * garbage collections of the whole render thread's heap (the decoded tiles): detaching it once
- * encoded hands it to the young generation, which a cheap scavenge frees.
+ * The canvas goes back to the pool once its pixels are read. The pixel copy belongs to the native
+ * side (a structured-clone "transfer" of it copies all 12 MiB of a 1024x768@2x image rather than
+ * detaching it), so it is simply dropped once sharp has read it.
  */
 
 import type { Canvas } from '@napi-rs/canvas';
@@ -43,17 +42,12 @@ export async function encodeImage(canvas: Canvas, format: Format): Promise<Buffe
   releaseCanvas(canvas);
   const raw = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
   const image = sharp(raw, { raw: { width, height, channels: 4 } });
-  try {
-    switch (format) {
-      case 'png':
-        return await image.png({ compressionLevel: 2, adaptiveFiltering: false }).toBuffer();
-      case 'jpg':
-        return await image.removeAlpha().jpeg({ quality: 90, optimiseCoding: false }).toBuffer();
-      case 'webp':
-        return await image.webp({ quality: 90 }).toBuffer();
-    }
-  } finally {
-    const buffer = pixels.buffer as ArrayBuffer;
-    structuredClone(buffer, { transfer: [buffer] });
+  switch (format) {
+    case 'png':
+      return image.png({ compressionLevel: 2, adaptiveFiltering: false }).toBuffer();
+    case 'jpg':
+      return image.removeAlpha().jpeg({ quality: 90, optimiseCoding: false }).toBuffer();
+    case 'webp':
+      return image.webp({ quality: 90 }).toBuffer();
   }
 }
