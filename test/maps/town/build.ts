@@ -16,7 +16,8 @@ import { writeArchive, type Tile } from '../../../src/platform/pmtiles.js';
 import { openMapTiles } from './openmaptiles.js';
 import { protomaps } from './protomaps.js';
 import type { SchemaFeature } from './schema.js';
-import { openMapTilesStyle, protomapsStyle, styleJson } from './styles.js';
+import { buildProtomapsSprite } from './sprite.js';
+import { openMapTilesStyle, PROTOMAPS_SPRITE, protomapsStyle, styleJson } from './styles.js';
 import { CENTER, makeTown } from './town.js';
 
 export const MIN_ZOOM = 10;
@@ -129,7 +130,7 @@ async function writeSchema(file: string, name: string, features: readonly Schema
   return { file, tiles: tiles.length, bytes: statSync(file).size };
 }
 
-/** Writes openmaptiles.pmtiles, protomaps.pmtiles and their styles into `dir`. */
+/** Writes openmaptiles.pmtiles, protomaps.pmtiles, their styles and the Protomaps sprite into `dir`. */
 export async function buildTown(dir: string): Promise<BuiltArchive[]> {
   mkdirSync(dir, { recursive: true });
   const town = makeTown();
@@ -139,5 +140,6 @@ export async function buildTown(dir: string): Promise<BuiltArchive[]> {
   ];
   writeFileSync(path.join(dir, 'openmaptiles-style.json'), styleJson(openMapTilesStyle()));
   writeFileSync(path.join(dir, 'protomaps-style.json'), styleJson(protomapsStyle()));
+  await buildProtomapsSprite(path.join(dir, PROTOMAPS_SPRITE));
   return built;
 }

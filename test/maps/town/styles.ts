@@ -2,8 +2,8 @@
  * The two real third-party styles the town is drawn with, pointed at its archives by relative
  * `pmtiles://` URLs (they sit next to the styles in _data/town):
  * - OpenMapTiles: the "basic-preview" style of npm tileserver-gl-styles, as shipped but its source;
- * - Protomaps: the "light" flavour of npm @protomaps/basemaps in English, whose sprite and glyph
- *   URLs (on the internet) are left out and replaced.
+ * - Protomaps: the "light" flavour of npm @protomaps/basemaps in English; its sprite and glyph URLs
+ *   (on the internet) are replaced, the sprite by one under the same icon names (sprite.ts).
  * Glyphs are the placeholder of the suite's symbol cases: Meridian draws text from its font catalog
  * by font name, and the reference page (references.ts) answers this URL, relative to the page, with
  * glyph PBFs made from the same fonts.
@@ -15,6 +15,8 @@ import path from 'node:path';
 import { layers, namedFlavor } from '@protomaps/basemaps';
 
 export const GLYPHS = 'fonts/{fontstack}/{range}.pbf';
+/** The Protomaps sprite's base name, next to the style. */
+export const PROTOMAPS_SPRITE = 'protomaps-sprite';
 const ATTRIBUTION = 'Synthetic data';
 
 type Style = Record<string, unknown> & { layers: unknown[] };
@@ -31,15 +33,13 @@ export function openMapTilesStyle(): Style {
   };
 }
 
-/**
- * The Protomaps light style, without a sprite: the suite's test sprite has none of its icons (POI
- * icons, `townspot`, shields, one-way arrows), so MapLibre and Meridian both draw their text alone.
- */
+/** The Protomaps light style, with the sprite of sprite.ts beside it. */
 export function protomapsStyle(): Style {
   return {
     version: 8,
     name: 'Protomaps light',
     glyphs: GLYPHS,
+    sprite: PROTOMAPS_SPRITE,
     sources: { protomaps: { type: 'vector', url: 'pmtiles://protomaps.pmtiles', attribution: ATTRIBUTION } },
     layers: layers('protomaps', namedFlavor('light'), { lang: 'en' }),
   };

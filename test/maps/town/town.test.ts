@@ -131,7 +131,8 @@ test('the committed town archives and styles are what the generator makes, byte 
   const dir = mkdtempSync(path.join(tmpdir(), 'town-'));
   try {
     await buildTown(dir);
-    for (const file of ['openmaptiles.pmtiles', 'protomaps.pmtiles', 'openmaptiles-style.json', 'protomaps-style.json']) {
+    const sprite = ['', '@2x'].flatMap((ratio) => [`protomaps-sprite${ratio}.json`, `protomaps-sprite${ratio}.png`]);
+    for (const file of ['openmaptiles.pmtiles', 'protomaps.pmtiles', 'openmaptiles-style.json', 'protomaps-style.json', ...sprite]) {
       assert.ok(readFileSync(path.join(dir, file)).equals(readFileSync(path.join(townDir, file))), `${file} differs from a fresh build`);
     }
   } finally {
