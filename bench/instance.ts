@@ -100,6 +100,15 @@ export async function createKey(instance: Instance): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
+/** One GET that must answer 2xx: how long until its whole body arrived, and the body's size. */
+export async function timedFetch(url: string): Promise<{ ms: number; bytes: number }> {
+  const start = performance.now();
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.replace(/key=[^&]*/, 'key=…')}: ${response.status} ${await response.text()}`);
+  const bytes = (await response.arrayBuffer()).byteLength;
+  return { ms: performance.now() - start, bytes };
+}
+
 /** Writes a benchmark's figures to `bench-results/<area>.json`. */
 export function saveResults(area: string, results: unknown): void {
   const directory = path.join(root, 'bench-results');

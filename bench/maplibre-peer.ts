@@ -5,15 +5,21 @@
  * glyph ranges of Meridian's font catalog, made once and kept, so that no view waits for a font
  * being made.
  *
- * Per view, `cold` is jumpTo → idle → readback (tiles fetched and parsed in MapLibre's workers)
- * and `warm` a redraw of the loaded view (`map.redraw()`, every layer drawn again) plus readback;
- * readback is `toBlob`: the pixels read from WebGL and encoded (JPEG at quality 0.9).
+ * A page (`PeerPage`) renders one size; the benchmark asks it for one image at a time, between
+ * its own requests to Meridian, so that the load of the shared machine weighs on both alike:
+ *  - `cold`: jumpTo → idle → readback, the view's tiles fetched and parsed in MapLibre's workers;
+ *  - `pan`: the view moved by one pixel and back, each time jumpTo → idle → readback: a new frame of
+ *    a loaded area (tiles cached, symbols placed again), what a MapLibre-based static-map server
+ *    pays per request where its tile cache is warm; it reports whether any tile had to be fetched;
+ *  - `redraw`: the same frame drawn again (`map.redraw()`, every layer) and read back: the least
+ *    MapLibre can do for an image.
+ * Readback is `toBlob`: the pixels read from WebGL and encoded (JPEG at quality 0.9).
  */
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { FontCatalog } from '../src/maps/glyphs/catalog.js';
 import { glyphRangePbf } from '../src/maps/glyphs/pbf.js';
 import type { Archive } from '../src/platform/pmtiles.js';
@@ -31,13 +37,6 @@ export interface PeerView {
   zoom: number;
 }
 
-export interface PeerTimings {
-  cold: number[];
-  warm: number[];
-  /** Size of each image made, in bytes. */
-  bytes: number[];
-}
-
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>body{margin:0}</style>
 <script type="module">
 import * as maplibregl from '/maplibre-gl.mjs';
@@ -52,24 +51,78 @@ window.setup = ({ style, size }) => {
   });
   return new Promise((resolve) => map.once('idle', resolve));
 };
-window.measure = async ({ view, mime, repeat }) => {
-  const readback = () => new Promise((resolve) => map.getCanvas().toBlob(resolve, mime, 0.9));
-  let start = performance.now();
+const readback = (mime) => new Promise((resolve) => map.getCanvas().toBlob((blob) => resolve(blob.size), mime, 0.9));
+const settled = () => new Promise((resolve) => map.once('idle', resolve));
+window.cold = async ({ view, mime }) => {
+  const start = performance.now();
   map.jumpTo(view);
-  await new Promise((resolve) => map.once('idle', resolve));
-  const bytes = [(await readback()).size];
-  const cold = performance.now() - start;
-  const warm = [];
-  for (let i = 0; i < repeat; i++) {
-    start = performance.now();
-    map.redraw();
-    bytes.push((await readback()).size);
-    warm.push(performance.now() - start);
-  }
-  return { cold, warm, bytes };
+  await settled();
+  const bytes = await readback(mime);
+  return { ms: performance.now() - start, bytes };
+};
+window.pan = async ({ view, dx, mime }) => {
+  const start = performance.now();
+  map.jumpTo(view);
+  map.panBy([dx, 0], { duration: 0 });
+  await settled();
+  const bytes = await readback(mime);
+  return { ms: performance.now() - start, bytes };
+};
+window.redraw = async ({ mime }) => {
+  const start = performance.now();
+  map.redraw();
+  const bytes = await readback(mime);
+  return { ms: performance.now() - start, bytes };
 };
 window.ready = true;
 </script></head><body><div id="map"></div></body></html>`;
+
+/** One image made by the peer: how long it took and the size of its encoding. */
+export interface PeerImage {
+  ms: number;
+  bytes: number;
+}
+
+/** A MapLibre map of one style and size in its own page (its caches start cold, as the server's do). */
+export class PeerPage {
+  private offset = 1;
+
+  constructor(
+    private readonly page: Page,
+    private readonly peer: MapLibrePeer,
+  ) {}
+
+  private run(name: string, args: object): Promise<PeerImage> {
+    return this.page.evaluate(`window.${name}(${JSON.stringify(args)})`) as Promise<PeerImage>;
+  }
+
+  /** The view from elsewhere: its tiles fetched and parsed, then drawn and read back. */
+  cold(view: PeerView, format: 'png' | 'jpg'): Promise<PeerImage> {
+    return this.run('cold', { view, mime: mimeOf(format) });
+  }
+
+  /**
+   * The view shifted by one pixel, alternately either way, from the view last drawn; `fetched`
+   * counts the tiles the page had to ask for (0 when the area was loaded, as intended).
+   */
+  async pan(view: PeerView, format: 'png' | 'jpg'): Promise<PeerImage & { fetched: number }> {
+    this.offset = -this.offset;
+    const before = this.peer.tileRequests;
+    const image = await this.run('pan', { view, dx: this.offset, mime: mimeOf(format) });
+    return { ...image, fetched: this.peer.tileRequests - before };
+  }
+
+  /** The frame on screen drawn again and read back. */
+  redraw(format: 'png' | 'jpg'): Promise<PeerImage> {
+    return this.run('redraw', { mime: mimeOf(format) });
+  }
+
+  close(): Promise<void> {
+    return this.page.close();
+  }
+}
+
+const mimeOf = (format: 'png' | 'jpg') => (format === 'png' ? 'image/png' : 'image/jpeg');
 
 export class MapLibrePeer {
   private constructor(
@@ -78,17 +131,25 @@ export class MapLibrePeer {
     private readonly glyphRanges: Map<string, Uint8Array>,
     /** Where the page, the tiles (`/tiles/<archive>/{z}/{x}/{y}.pbf`) and the glyphs are served. */
     readonly origin: string,
+    private readonly served: { tiles: number },
   ) {}
+
+  /** How many tiles the pages have asked for so far. */
+  get tileRequests(): number {
+    return this.served.tiles;
+  }
 
   /** Serves `archives` by name and the glyphs of the default font catalog, and starts Chromium. */
   static async start(archives: Record<string, Archive>): Promise<MapLibrePeer> {
     const dist = path.join(root, 'node_modules/maplibre-gl/dist');
     const catalog = FontCatalog.default();
     const glyphs = new Map<string, Uint8Array>();
+    const served = { tiles: 0 };
     const server = createServer(async (request, response) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       const tile = /^\/tiles\/([^/]+)\/(\d+)\/(\d+)\/(\d+)\.pbf$/.exec(url.pathname);
       if (tile) {
+        served.tiles++;
         const archive = archives[tile[1]!];
         const data = archive ? await archive.tile(Number(tile[2]), Number(tile[3]), Number(tile[4])) : null;
         if (!data) return response.writeHead(404).end();
@@ -116,7 +177,7 @@ export class MapLibrePeer {
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('no TCP address');
     const browser = await launchChromium();
-    return new MapLibrePeer(browser, () => server.close(), glyphs, `http://127.0.0.1:${address.port}`);
+    return new MapLibrePeer(browser, () => server.close(), glyphs, `http://127.0.0.1:${address.port}`, served);
   }
 
   /**
@@ -147,32 +208,17 @@ export class MapLibrePeer {
     return `${this.origin}/tiles/${name}/{z}/{x}/{y}.pbf`;
   }
 
-  /**
-   * Renders each view once cold and `repeat` times warm in a fresh page (its caches start cold, as
-   * the server's do), after the style has loaded on a view of the whole world.
-   */
-  async measure(style: unknown, size: PeerSize, views: readonly PeerView[], format: 'png' | 'jpg', repeat: number): Promise<PeerTimings> {
+  /** A page showing `style` at `size`, loaded on a view of the whole world. */
+  async open(style: unknown, size: PeerSize): Promise<PeerPage> {
     const page = await this.browser.newPage({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1 });
-    page.on('crash', () => console.error(`MapLibre page crashed (${size.width}x${size.height} ${format})`));
+    page.on('crash', () => console.error(`MapLibre page crashed (${size.width}x${size.height})`));
     page.on('console', (message) => {
       if (message.type() === 'error') console.error(`MapLibre: ${message.text()}`);
     });
-    try {
-      await page.goto(`${this.origin}/`);
-      await page.waitForFunction('window.ready === true');
-      await page.evaluate(`window.setup(${JSON.stringify({ style, size })})`);
-      const timings: PeerTimings = { cold: [], warm: [], bytes: [] };
-      const mime = format === 'png' ? 'image/png' : 'image/jpeg';
-      for (const view of views) {
-        const timing = (await page.evaluate(`window.measure(${JSON.stringify({ view, mime, repeat })})`)) as { cold: number; warm: number[]; bytes: number[] };
-        timings.cold.push(timing.cold);
-        timings.warm.push(...timing.warm);
-        timings.bytes.push(...timing.bytes);
-      }
-      return timings;
-    } finally {
-      await page.close();
-    }
+    await page.goto(`${this.origin}/`);
+    await page.waitForFunction('window.ready === true');
+    await page.evaluate(`window.setup(${JSON.stringify({ style, size })})`);
+    return new PeerPage(page, this);
   }
 
   async close(): Promise<void> {

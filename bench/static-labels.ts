@@ -5,7 +5,10 @@
  *  - the `world` map at zooms 2 to 6, three centres;
  *  - the OpenMapTiles basic-preview style (npm tileserver-gl-styles) over the test town of the
  *    render tests at zooms 14 to 16 by halves, two centres.
- * Images 512x512 and 1024x768@2x, PNG. Each view is asked for once cold, then `repeat` times warm.
+ * Images 512x512 and 1024x768@2x, PNG. Each view is asked for once cold, then `repeat` times warm,
+ * the three (ours labelled, ours unlabelled, MapLibre labelled) taking turns image by image.
+ * MapLibre's warm figures are `pan` (a loaded view moved by a pixel: placed and drawn again) and
+ * `redraw` (the same frame drawn again), as in static.ts.
  * Reported per style and size: what labels cost us (labelled ÷ unlabelled p50, target under 2×)
  * and how much faster than MapLibre GL JS the labelled render is (target at least 3×).
  */
@@ -14,7 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openArchive, type Archive } from '../src/platform/pmtiles.js';
-import { createKey, percentile, root, saveResults, startInstance } from './instance.js';
+import { createKey, percentile, root, saveResults, startInstance, timedFetch } from './instance.js';
 import { MapLibrePeer, type PeerSize, type PeerView } from './maplibre-peer.js';
 import { worldMaps } from './world.js';
 
@@ -63,58 +66,53 @@ function mapsFolder(subjects: readonly Subject[]): string {
   return dir;
 }
 
-type Results = Record<string, { cold: number[]; warm: number[] }>;
-
-async function meridian(subjects: readonly Subject[]): Promise<Results> {
-  const dir = mapsFolder(subjects);
-  const instance = await startInstance({ MERIDIAN_MAPS_DIR: dir, MERIDIAN_MAPS_WORKERS: '1' });
-  const key = await createKey(instance);
-  const results: Results = {};
-  try {
-    for (const subject of subjects) {
-      for (const size of sizes) {
-        for (const id of [subject.id, `${subject.id}-plain`]) {
-          const entry: Results[string] = (results[`${id} ${size.name}`] = { cold: [], warm: [] });
-          for (const { center, zoom } of subject.views) {
-            const scale = size.pixelRatio === 2 ? '@2x' : '';
-            const url = `${instance.base}/api/maps/${id}/static/${center[0]},${center[1]},${zoom}/${size.width}x${size.height}${scale}.png?key=${key}`;
-            const fetchImage = async () => {
-              const start = performance.now();
-              const response = await fetch(url);
-              if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-              await response.arrayBuffer();
-              return performance.now() - start;
-            };
-            entry.cold.push(await fetchImage());
-            for (let i = 0; i < repeat; i++) entry.warm.push(await fetchImage());
-          }
-        }
-      }
-    }
-  } finally {
-    await instance.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return results;
+interface Row {
+  labelled: { cold: number[]; warm: number[] };
+  unlabelled: { warm: number[] };
+  maplibre: { cold: number[]; pan: number[]; redraw: number[] };
 }
 
-async function maplibre(subjects: readonly Subject[]): Promise<Results> {
+async function compare(subjects: readonly Subject[]): Promise<Record<string, Row>> {
+  const dir = mapsFolder(subjects);
+  const instance = await startInstance({ MERIDIAN_MAPS_DIR: dir, MERIDIAN_MAPS_WORKERS: '1' });
   const archives: Record<string, Archive> = {};
   for (const subject of subjects) archives[subject.id] = await openArchive(subject.archive);
   const peer = await MapLibrePeer.start(archives);
-  const results: Results = {};
+  const results: Record<string, Row> = {};
   try {
+    const key = await createKey(instance);
     for (const subject of subjects) {
       const source = { type: 'vector', tiles: [peer.tiles(subject.id)], minzoom: archives[subject.id]!.minZoom, maxzoom: archives[subject.id]!.maxZoom };
       const style: Style = { ...subject.style, glyphs: peer.glyphs, sources: { [subject.source]: source } };
       peer.prepareGlyphs(style);
       for (const size of sizes) {
-        results[`${subject.id} ${size.name}`] = await peer.measure(style, size, subject.views, 'png', repeat);
+        const row: Row = { labelled: { cold: [], warm: [] }, unlabelled: { warm: [] }, maplibre: { cold: [], pan: [], redraw: [] } };
+        results[`${subject.id} ${size.name}`] = row;
+        const page = await peer.open(style, size);
+        try {
+          for (const view of subject.views) {
+            const scale = size.pixelRatio === 2 ? '@2x' : '';
+            const url = (id: string) => `${instance.base}/api/maps/${id}/static/${view.center[0]},${view.center[1]},${view.zoom}/${size.width}x${size.height}${scale}.png?key=${key}`;
+            row.labelled.cold.push((await timedFetch(url(subject.id))).ms);
+            await timedFetch(url(`${subject.id}-plain`));
+            row.maplibre.cold.push((await page.cold(view, 'png')).ms);
+            for (let i = 0; i < repeat; i++) {
+              row.labelled.warm.push((await timedFetch(url(subject.id))).ms);
+              row.unlabelled.warm.push((await timedFetch(url(`${subject.id}-plain`))).ms);
+              row.maplibre.pan.push((await page.pan(view, 'png')).ms);
+              row.maplibre.redraw.push((await page.redraw('png')).ms);
+            }
+          }
+        } finally {
+          await page.close();
+        }
       }
     }
   } finally {
     await peer.close();
     for (const archive of Object.values(archives)) await archive.close();
+    await instance.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
   return results;
 }
@@ -141,26 +139,25 @@ const subjects: Subject[] = [
   },
 ];
 try {
-  const ours = await meridian(subjects);
-  const theirs = await maplibre(subjects);
-  console.log(`labels: ${repeat} warm repeats per view; milliseconds, p50`);
-  console.log('style  image        | Meridian labelled  unlabelled | label cost | MapLibre labelled | vs MapLibre warm | cold: Meridian  MapLibre  ratio');
+  const results = await compare(subjects);
+  console.log(`labels: ${repeat} warm repeats per view, the sides taking turns; milliseconds, p50`);
+  console.log('style  image        | Meridian labelled  unlabelled | label cost | MapLibre pan  redraw | vs pan  vs redraw | cold: Meridian  MapLibre  ratio');
   const rows = subjects.flatMap((subject) =>
     sizes.map((size) => {
-      const labelled = ours[`${subject.id} ${size.name}`]!;
-      const plain = ours[`${subject.id}-plain ${size.name}`]!;
-      const peer = theirs[`${subject.id} ${size.name}`]!;
+      const result = results[`${subject.id} ${size.name}`]!;
       const row = {
         style: subject.id,
         image: size.name,
-        labelled: p50(labelled.warm),
-        unlabelled: p50(plain.warm),
-        maplibre: p50(peer.warm),
-        labelledCold: p50(labelled.cold),
-        maplibreCold: p50(peer.cold),
+        labelled: p50(result.labelled.warm),
+        unlabelled: p50(result.unlabelled.warm),
+        maplibrePan: p50(result.maplibre.pan),
+        maplibreRedraw: p50(result.maplibre.redraw),
+        labelledCold: p50(result.labelled.cold),
+        maplibreCold: p50(result.maplibre.cold),
       };
+      const ratio = (theirs: number, ours: number) => `${(theirs / ours).toFixed(1).padStart(5)}x`;
       console.log(
-        `${row.style.padEnd(6)} ${row.image.padEnd(12)} | ${ms(row.labelled)}           ${ms(row.unlabelled)} | ${(row.labelled / row.unlabelled).toFixed(2).padStart(6)}x    | ${ms(row.maplibre)}           | ${(row.maplibre / row.labelled).toFixed(1).padStart(6)}x          | ${ms(row.labelledCold)}  ${ms(row.maplibreCold)}  ${(row.maplibreCold / row.labelledCold).toFixed(1).padStart(5)}x`,
+        `${row.style.padEnd(6)} ${row.image.padEnd(12)} | ${ms(row.labelled)}           ${ms(row.unlabelled)} | ${(row.labelled / row.unlabelled).toFixed(2).padStart(6)}x    | ${ms(row.maplibrePan)} ${ms(row.maplibreRedraw)} | ${ratio(row.maplibrePan, row.labelled)}  ${ratio(row.maplibreRedraw, row.labelled)}   | ${ms(row.labelledCold)}  ${ms(row.maplibreCold)}  ${ratio(row.maplibreCold, row.labelledCold)}`,
       );
       return row;
     }),

@@ -6,14 +6,16 @@
  *
  * Views: zooms 0 to 8 at three centres each; images 512x512 and 1024x768@2x, PNG and JPEG. Each
  * view is first asked for once (cold: its tiles are read and decoded), then `repeat` times (warm).
- * MapLibre's cold figure is jumpTo → idle → readback (tiles fetched from a local server and parsed
- * in its workers); its warm figure is a redraw of the loaded view (every layer drawn again, as
- * `map.redraw()` does) plus `toBlob`: reading the pixels back from WebGL and encoding them. Ours is
- * an HTTP request answered by the server: key check, render, overlays (the attribution), reading
- * the pixels, encoding and sending them. Both sides encode at the same JPEG quality (0.9) and both
- * PNGs are lossless; the mean size of each side's images is printed so that the encoders' effort can
- * be compared. Nothing is cached between two renders of a view on either side but decoded tiles
- * (and, here, paths derived from them; MapLibre keeps its GPU buffers).
+ * The two sides take turns image by image, so that the load of the shared machine weighs on both
+ * alike. Ours is an HTTP request answered by the server: key check, render, overlays (the
+ * attribution), reading the pixels, encoding and sending them; nothing is kept between two
+ * requests of a view but decoded tiles (and paths derived from them). MapLibre's cold figure is
+ * jumpTo → idle → readback; warm, it is measured twice: `pan`, the view moved by a pixel with its
+ * tiles loaded (symbols placed and every layer drawn again: a new image of a loaded area, what our
+ * warm request is), and `redraw`, the same frame drawn again (MapLibre keeps its GPU buffers and
+ * its placement). Readback is `toBlob`: the pixels read from WebGL and encoded. Both sides encode
+ * at the same JPEG quality (0.9) and both PNGs are lossless; the mean size of each side's images is
+ * printed so that the encoders' effort can be compared.
  *
  * The memory phase then renders MERIDIAN_BENCH_MEMORY_RENDERS varied views (set
  * MERIDIAN_MAPS_TILE_CACHE_MB to try another tile cache) and prints the server's resident memory
@@ -22,7 +24,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openArchive } from '../src/platform/pmtiles.js';
-import { createKey, percentile, saveResults, startInstance } from './instance.js';
+import { createKey, percentile, saveResults, startInstance, timedFetch, type Instance } from './instance.js';
 import { MapLibrePeer } from './maplibre-peer.js';
 import { worldMaps } from './world.js';
 
@@ -35,13 +37,6 @@ const sizes = [
 const formats = ['png', 'jpg'] as const;
 const memoryRenders = Number(process.env.MERIDIAN_BENCH_MEMORY_RENDERS ?? 3000);
 
-interface Timings {
-  cold: number[];
-  warm: number[];
-  /** Size of each image made, in bytes. */
-  bytes: number[];
-}
-
 interface View {
   center: [number, number];
   zoom: number;
@@ -49,39 +44,53 @@ interface View {
 const views: View[] = [];
 for (let zoom = 0; zoom <= 8; zoom++) for (const center of centres) views.push({ center, zoom });
 
-async function time(work: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
+/** Milliseconds of each image, and the size of each, per side. */
+interface Ours {
+  cold: number[];
+  warm: number[];
+  bytes: number[];
+}
+interface Theirs {
+  cold: number[];
+  pan: number[];
+  redraw: number[];
+  bytes: number[];
+  /** Tiles fetched during pans, which should have found them loaded. */
+  fetchedOnPan: number;
 }
 
-async function meridian(mapsDir: string) {
-  const instance = await startInstance({ MERIDIAN_MAPS_DIR: mapsDir, MERIDIAN_MAPS_WORKERS: '1' });
-  const key = await createKey(instance);
-  const results: Record<string, Timings> = {};
-  let memory: { after: number; rss: number }[] = [];
-  try {
-    for (const size of sizes) {
-      for (const format of formats) {
-        const entry = (results[`${size.name}.${format}`] = { cold: [] as number[], warm: [] as number[], bytes: [] as number[] });
-        for (const { center, zoom } of views) {
+async function compare(instance: Instance, key: string, peer: MapLibrePeer, style: unknown): Promise<Record<string, { ours: Ours; theirs: Theirs }>> {
+  const results: Record<string, { ours: Ours; theirs: Theirs }> = {};
+  for (const size of sizes) {
+    for (const format of formats) {
+      const ours: Ours = { cold: [], warm: [], bytes: [] };
+      const theirs: Theirs = { cold: [], pan: [], redraw: [], bytes: [], fetchedOnPan: 0 };
+      results[`${size.name}.${format}`] = { ours, theirs };
+      const page = await peer.open(style, size);
+      try {
+        for (const view of views) {
           const scale = size.pixelRatio === 2 ? '@2x' : '';
-          const url = `${instance.base}/api/maps/world/static/${center[0]},${center[1]},${zoom}/${size.width}x${size.height}${scale}.${format}?key=${key}`;
-          const fetchImage = async () => {
-            const response = await fetch(url);
-            if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-            entry.bytes.push((await response.arrayBuffer()).byteLength);
+          const url = `${instance.base}/api/maps/world/static/${view.center[0]},${view.center[1]},${view.zoom}/${size.width}x${size.height}${scale}.${format}?key=${key}`;
+          const record = (series: number[], bytes: number[], image: { ms: number; bytes: number }) => {
+            series.push(image.ms);
+            bytes.push(image.bytes);
           };
-          entry.cold.push(await time(fetchImage));
-          for (let i = 0; i < repeat; i++) entry.warm.push(await time(fetchImage));
+          record(ours.cold, ours.bytes, await timedFetch(url));
+          record(theirs.cold, theirs.bytes, await page.cold(view, format));
+          for (let i = 0; i < repeat; i++) {
+            record(ours.warm, ours.bytes, await timedFetch(url));
+            const pan = await page.pan(view, format);
+            theirs.fetchedOnPan += pan.fetched;
+            record(theirs.pan, theirs.bytes, pan);
+            record(theirs.redraw, theirs.bytes, await page.redraw(format));
+          }
         }
+      } finally {
+        await page.close();
       }
     }
-    memory = await memoryOverRenders(instance.base, key, instance.rssMiB);
-  } finally {
-    await instance.stop();
   }
-  return { results, memory };
+  return results;
 }
 
 /**
@@ -109,26 +118,6 @@ async function memoryOverRenders(base: string, key: string, rssMiB: () => number
   return samples;
 }
 
-/** The same views by MapLibre GL JS in Chromium, a fresh page per size and format. */
-async function maplibre(mapsDir: string): Promise<Record<string, Timings>> {
-  const style = JSON.parse(readFileSync(path.join(mapsDir, 'world/style.json'), 'utf8'));
-  const archive = await openArchive(path.join(mapsDir, 'world/world.pmtiles'));
-  const peer = await MapLibrePeer.start({ world: archive });
-  style.sources.world = { type: 'vector', tiles: [peer.tiles('world')], minzoom: 0, maxzoom: archive.maxZoom };
-  style.glyphs = peer.glyphs;
-  peer.prepareGlyphs(style);
-  const results: Record<string, Timings> = {};
-  try {
-    for (const size of sizes) {
-      for (const format of formats) results[`${size.name}.${format}`] = await peer.measure(style, size, views, format, repeat);
-    }
-  } finally {
-    await peer.close();
-    await archive.close();
-  }
-  return results;
-}
-
 const summary = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
 const meanOf = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
@@ -141,27 +130,32 @@ function rssTrend(samples: { after: number; rss: number }[]): { first: number; l
 const ms = (value: number) => value.toFixed(1).padStart(7);
 
 const maps = await worldMaps();
+const instance = await startInstance({ MERIDIAN_MAPS_DIR: maps.dir, MERIDIAN_MAPS_WORKERS: '1' });
+const archive = await openArchive(path.join(maps.dir, 'world/world.pmtiles'));
+const peer = await MapLibrePeer.start({ world: archive });
 try {
-  const { results: ours, memory } = await meridian(maps.dir);
-  const theirs = await maplibre(maps.dir);
-  const rows = Object.keys(ours).map((image) => {
-    const [us, them] = [ours[image]!, theirs[image]!];
-    return {
-      image,
-      meridian: { cold: summary(us.cold), warm: summary(us.warm) },
-      maplibre: { cold: summary(them.cold), warm: summary(them.warm) },
-      meanKB: { meridian: meanOf(us.bytes) / 1024, maplibre: meanOf(them.bytes) / 1024 },
-    };
-  });
-  console.log(`${views.length} views (zooms 0-8 × ${centres.length} centres), ${repeat} warm repeats each; milliseconds`);
-  console.log('warm: ours = HTTP request, render, overlays, readback, encoding; MapLibre = map.redraw() + toBlob (WebGL readback + encoding)');
-  console.log('image              | Meridian warm p50   p95 | MapLibre warm p50   p95 | warm ratio | Meridian cold p50 | MapLibre cold p50 | cold ratio | mean KB ours / MapLibre');
+  const key = await createKey(instance);
+  const style = JSON.parse(readFileSync(path.join(maps.dir, 'world/style.json'), 'utf8'));
+  style.sources.world = { type: 'vector', tiles: [peer.tiles('world')], minzoom: 0, maxzoom: archive.maxZoom };
+  style.glyphs = peer.glyphs;
+  peer.prepareGlyphs(style);
+  const results = await compare(instance, key, peer, style);
+  const memory = await memoryOverRenders(instance.base, key, instance.rssMiB);
+  const rows = Object.entries(results).map(([image, { ours, theirs }]) => ({
+    image,
+    meridian: { cold: summary(ours.cold), warm: summary(ours.warm) },
+    maplibre: { cold: summary(theirs.cold), pan: summary(theirs.pan), redraw: summary(theirs.redraw), fetchedOnPan: theirs.fetchedOnPan },
+    meanKB: { meridian: meanOf(ours.bytes) / 1024, maplibre: meanOf(theirs.bytes) / 1024 },
+  }));
+  console.log(`${views.length} views (zooms 0-8 × ${centres.length} centres), ${repeat} warm repeats each, the two sides taking turns; milliseconds`);
+  console.log('ours: HTTP request (render, overlays, readback, encoding); MapLibre pan: jumpTo a loaded view → idle → toBlob; redraw: map.redraw() → toBlob');
+  console.log('image              | Meridian warm p50    p95 | MapLibre pan p50    p95 | ratio | MapLibre redraw p50    p95 | ratio | cold: Meridian  MapLibre  ratio | mean KB ours / MapLibre');
   for (const row of rows) {
-    const warmRatio = row.maplibre.warm.p50 / row.meridian.warm.p50;
-    const coldRatio = row.maplibre.cold.p50 / row.meridian.cold.p50;
+    const ratio = (theirs: number, ours: number) => `${(theirs / ours).toFixed(1).padStart(4)}x`;
     console.log(
-      `${row.image.padEnd(18)} | ${ms(row.meridian.warm.p50)} ${ms(row.meridian.warm.p95)}         | ${ms(row.maplibre.warm.p50)} ${ms(row.maplibre.warm.p95)}         | ${warmRatio.toFixed(1).padStart(6)}x    | ${ms(row.meridian.cold.p50)}           | ${ms(row.maplibre.cold.p50)}           | ${coldRatio.toFixed(1).padStart(6)}x     | ${row.meanKB.meridian.toFixed(0)} / ${row.meanKB.maplibre.toFixed(0)}`,
+      `${row.image.padEnd(18)} | ${ms(row.meridian.warm.p50)} ${ms(row.meridian.warm.p95)}          | ${ms(row.maplibre.pan.p50)} ${ms(row.maplibre.pan.p95)}         | ${ratio(row.maplibre.pan.p50, row.meridian.warm.p50)} | ${ms(row.maplibre.redraw.p50)} ${ms(row.maplibre.redraw.p95)}            | ${ratio(row.maplibre.redraw.p50, row.meridian.warm.p50)} | ${ms(row.meridian.cold.p50)}  ${ms(row.maplibre.cold.p50)}  ${ratio(row.maplibre.cold.p50, row.meridian.cold.p50)} | ${row.meanKB.meridian.toFixed(0)} / ${row.meanKB.maplibre.toFixed(0)}`,
     );
+    if (row.maplibre.fetchedOnPan > 0) console.log(`  (MapLibre fetched ${row.maplibre.fetchedOnPan} tiles during its pans: not all were loaded)`);
   }
   console.log(`server memory over ${memoryRenders} varied renders (MiB): ${memory.map((sample) => `${sample.after}: ${sample.rss.toFixed(0)}`).join(', ')}`);
   const trend = rssTrend(memory);
@@ -169,5 +163,8 @@ try {
   console.log(`server RSS trend: first quarter mean ${trend.first.toFixed(0)} MiB, last quarter mean ${trend.last.toFixed(0)} MiB (${change >= 0 ? '+' : ''}${change.toFixed(1)}%)`);
   saveResults('static', { views: views.length, repeat, rows, memory, rssTrend: trend });
 } finally {
+  await peer.close();
+  await archive.close();
+  await instance.stop();
   if (maps.temporary) rmSync(maps.dir, { recursive: true, force: true });
 }
