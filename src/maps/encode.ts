@@ -6,8 +6,8 @@
  *    6 on map images for about 15% more bytes, still fewer than Chromium's own PNGs of the same
  *    views; adaptive filtering (trying every filter on every row) costs several times more again.
  *  - JPEG: quality 90 without optimised Huffman tables (a second pass over the image for a few
- *    per cent fewer bytes). JPEG has no alpha: the canvas is composited over white by Skia before
- *    its pixels are read, which is cheaper than flattening them in libvips.
+ *    per cent fewer bytes). JPEG has no alpha: the canvas must come opaque (renderStaticImage
+ *    draws JPEG images over white), and its alpha channel is dropped.
  *
  * libvips' operation cache is off: every image is new, so it would only hold up to 50 MiB of
  * results nobody asks for again.
@@ -28,17 +28,7 @@ export const CONTENT_TYPES: Record<Format, string> = { png: 'image/png', jpg: 'i
 
 export async function encodeImage(canvas: Canvas, format: Format): Promise<Buffer> {
   const { width, height } = canvas;
-  const ctx = canvas.getContext('2d');
-  if (format === 'jpg') {
-    ctx.save();
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.globalAlpha = 1;
-    ctx.globalCompositeOperation = 'destination-over';
-    ctx.fillStyle = '#ffffff';
-    ctx.fillRect(0, 0, width, height);
-    ctx.restore();
-  }
-  const pixels = ctx.getImageData(0, 0, width, height).data;
+  const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   releaseCanvas(canvas);
   const raw = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
   const image = sharp(raw, { raw: { width, height, channels: 4 } });

@@ -44,7 +44,9 @@ export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, sig
   const fonts = map.fonts();
   registerFonts(fonts);
   const images = await map.images(job.viewport.pixelRatio);
-  const canvas = await renderMap(compiledStyleOf(map), map.sources, job.viewport, { signal, images, fonts });
+  // JPEG has no alpha: the map is drawn over white.
+  const background = job.format === 'jpg' ? '#ffffff' : undefined;
+  const canvas = await renderMap(compiledStyleOf(map), map.sources, job.viewport, { signal, images, fonts, background });
   const ctx = canvas.getContext('2d');
   ctx.setTransform(job.viewport.pixelRatio, 0, 0, job.viewport.pixelRatio, 0, 0);
   const frame = frameOf(job.viewport);

@@ -99,6 +99,17 @@ describe('GET /api/maps/{mapId}/static/...', () => {
     }
   });
 
+  test('a jpg has no alpha: what the map leaves transparent (beyond the world) is white, translucent paths over white', async () => {
+    // At zoom 0 a 512 px world leaves 100 px above and below a 712 px tall image.
+    const url = '/api/maps/test/static/0,0,0/512x712.jpg?attribution=false&path=stroke:rgba(255,0,0,0.5)|width:20|-170,0|170,0';
+    const image = await pixels((await get(url)).rawPayload);
+    const near = (actual: number[], expected: number[]) => actual.every((value, i) => Math.abs(value - expected[i]!) <= 6);
+    assert.ok(near(image.at(256, 20), [255, 255, 255]), `white above the world, not ${image.at(256, 20)}`);
+    assert.ok(near(image.at(20, 356), [128, 0, 128]), `half-red over the blue sea, not ${image.at(20, 356)}`);
+    const png = await pixels((await get(url.replace('.jpg', '.png'))).rawPayload);
+    assert.equal(png.info.channels, 4);
+  });
+
   test('bounds and auto views fit what they are given; the attribution box is drawn by default', async () => {
     const bounds = await get('/api/maps/test/static/-20,-20,20,20/200x200.png?padding=0');
     const image = await pixels(bounds.rawPayload);
