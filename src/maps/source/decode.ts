@@ -9,7 +9,7 @@ import { gunzip } from 'node:zlib';
 import { VectorTile as MvtTile } from '@mapbox/vector-tile';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { PbfReader } from 'pbf';
-import type { RasterTile, TileFeature, TileLayer, VectorTile } from './source.js';
+import { tileRing, type RasterTile, type TileFeature, type TileLayer, type VectorTile } from './source.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -37,7 +37,7 @@ export async function decodeVector(bytes: Uint8Array, promoteId?: PromoteId): Pr
         ...(id === undefined ? {} : { id }),
         type: feature.type,
         properties: feature.properties,
-        geometry: feature.loadGeometry(),
+        geometry: feature.loadGeometry().map(tileRing),
       });
     }
     layers.set(name, { extent: layer.extent, features });

@@ -22,7 +22,7 @@ import type { Feature, GeoJSON } from 'geojson';
 import type { TileCache } from './cache.js';
 import { inPyramid, storedTile } from './encoded.js';
 import { fetchJson, type HttpOptions } from './http.js';
-import type { MapSource, TileData, TileFeature, TileLayer, TilePoint, VectorLayer, VectorTile } from './source.js';
+import type { MapSource, TileData, TileFeature, TileLayer, TileRing, VectorLayer, VectorTile } from './source.js';
 import { isHttpUrl, localPath } from './template.js';
 
 export const GEOJSON_LAYER = '_geojson';
@@ -65,10 +65,7 @@ function idOf(id: number | string | undefined): number | string | undefined {
 }
 
 function toTileFeature(feature: SlicedFeature): TileFeature {
-  const geometry =
-    feature.type === 1
-      ? feature.geometry.map(([x, y]): TilePoint[] => [{ x, y }])
-      : feature.geometry.map((ring) => ring.map(([x, y]): TilePoint => ({ x, y })));
+  const geometry: TileRing[] = feature.type === 1 ? feature.geometry.map((point) => Int32Array.from(point)) : feature.geometry.map((ring) => Int32Array.from(ring.flat()));
   const id = idOf(feature.id);
   return { ...(id === undefined ? {} : { id }), type: feature.type, properties: primitives(feature.tags), geometry };
 }

@@ -6,10 +6,28 @@
 
 import type { Image } from '@napi-rs/canvas';
 
-/** A point in tile coordinates: 0..extent across the tile, beyond it inside the tile's buffer. */
-export interface TilePoint {
-  x: number;
-  y: number;
+/**
+ * A ring, a line or a feature's points in tile coordinates, as interleaved integers x0, y0, x1,
+ * y1, …: 0..extent across the tile, beyond it inside the tile's buffer. Eight bytes a point, where
+ * an array of {x, y} objects takes about sixty, so the tile cache holds several times the tiles.
+ */
+export type TileRing = Int32Array;
+
+/** A TileRing's points as objects, each coordinate times `scale` and rounded (to another extent). */
+export function ringPoints(ring: TileRing, scale = 1): { x: number; y: number }[] {
+  const points: { x: number; y: number }[] = [];
+  for (let i = 0; i < ring.length; i += 2) points.push({ x: Math.round(ring[i]! * scale), y: Math.round(ring[i + 1]! * scale) });
+  return points;
+}
+
+/** A ring of `points` as a TileRing. */
+export function tileRing(points: readonly { readonly x: number; readonly y: number }[]): TileRing {
+  const ring = new Int32Array(points.length * 2);
+  points.forEach((point, i) => {
+    ring[i * 2] = point.x;
+    ring[i * 2 + 1] = point.y;
+  });
+  return ring;
 }
 
 /** One feature of a vector tile, geometry already decoded into rings, lines or points. */
@@ -18,8 +36,8 @@ export interface TileFeature {
   /** MVT geometry type: 1 point, 2 line string, 3 polygon. */
   type: 1 | 2 | 3;
   properties: Record<string, string | number | boolean | null>;
-  /** Points (type 1: one point per array), lines (type 2) or rings (type 3), in tile coordinates. */
-  geometry: TilePoint[][];
+  /** Points (type 1: one point per ring), lines (type 2) or rings (type 3), in tile coordinates. */
+  geometry: TileRing[];
 }
 
 export interface TileLayer {

@@ -15,7 +15,7 @@
 
 import { Formatted, ResolvedImage, type Feature, type ICanonicalTileID } from '@maplibre/maplibre-gl-style-spec';
 import type { FontCatalog } from '../glyphs/catalog.js';
-import type { TileFeature } from '../source/source.js';
+import { ringPoints, type TileFeature } from '../source/source.js';
 import type { ImageSet, SpriteImage as SymbolImage } from '../sprite/sprite.js';
 import { layoutValue, type EvaluationZooms } from '../render/properties.js';
 import type { RenderLayer } from '../render/style.js';
@@ -107,7 +107,7 @@ function variableOffset(anchor: SymbolAnchor, offset: readonly [number, number],
 /** The features of one source layer in MapLibre's 8192 extent. */
 function extentGeometry(source: SourceLayerView, index: number): Point[][] {
   const scale = EXTENT / source.extent;
-  return source.features[index]!.geometry.map((ring) => ring.map((p) => ({ x: Math.round(p.x * scale), y: Math.round(p.y * scale) })));
+  return source.features[index]!.geometry.map((ring) => ringPoints(ring, scale));
 }
 
 function ringArea(ring: readonly Point[]): number {

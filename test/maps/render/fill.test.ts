@@ -123,8 +123,8 @@ test('fill-sort-key draws features in ascending key order', async () => {
 
 test('line strings are filled as closed rings; points are not filled', async () => {
   const v = oneTile([
-    { type: 2, properties: {}, geometry: [[{ x: 0, y: 0 }, { x: 800, y: 0 }, { x: 800, y: 800 }, { x: 0, y: 800 }]] },
-    { type: 1, properties: {}, geometry: [[{ x: 2000, y: 2000 }]] },
+    { type: 2, properties: {}, geometry: [Int32Array.of(0, 0, 800, 0, 800, 800, 0, 800)] },
+    { type: 1, properties: {}, geometry: [Int32Array.of(2000, 2000)] },
   ]);
   const canvas = await render({ sources: sourceSpecs({ v }), layers: [fill({ 'fill-color': 'red', 'fill-antialias': false })] } as never, { v }, view(0));
   assert.equal(countPixels(canvas, ([, , , a]) => a > 0), 100 * 100);

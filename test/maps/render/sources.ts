@@ -7,7 +7,7 @@ import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { FeatureCollection } from 'geojson';
-import type { RasterTile, SourceKind, Tile, TileFeature, TileSource, VectorTile } from '../../../src/maps/source/source.js';
+import type { RasterTile, SourceKind, Tile, TileFeature, TileRing, TileSource, VectorTile } from '../../../src/maps/source/source.js';
 import { compileStyle } from '../../../src/maps/render/style.js';
 import { renderMap } from '../../../src/maps/render/renderer.js';
 import type { Viewport } from '../../../src/maps/viewport.js';
@@ -58,9 +58,8 @@ export function vectorTile(layers: Record<string, TileFeature[]>, extent = 4096)
 }
 
 /** A closed ring of tile coordinates from [x, y] pairs. */
-export function ring(points: [number, number][]): { x: number; y: number }[] {
-  const closed = [...points, points[0]!];
-  return closed.map(([x, y]) => ({ x, y }));
+export function ring(points: [number, number][]): TileRing {
+  return Int32Array.from([...points, points[0]!].flat());
 }
 
 export function polygon(points: [number, number][], properties: TileFeature['properties'] = {}): TileFeature {
@@ -68,11 +67,11 @@ export function polygon(points: [number, number][], properties: TileFeature['pro
 }
 
 export function line(points: [number, number][], properties: TileFeature['properties'] = {}): TileFeature {
-  return { type: 2, properties, geometry: [points.map(([x, y]) => ({ x, y }))] };
+  return { type: 2, properties, geometry: [Int32Array.from(points.flat())] };
 }
 
 export function point(x: number, y: number, properties: TileFeature['properties'] = {}): TileFeature {
-  return { type: 1, properties, geometry: [[{ x, y }]] };
+  return { type: 1, properties, geometry: [Int32Array.of(x, y)] };
 }
 
 /** A GeoJSON source's tiles, cut by geojson-vt (extent 8192, as MapLibre does) on demand. */
@@ -83,7 +82,7 @@ export function geojsonSource(data: FeatureCollection, options: SourceOptions = 
       const tile = (index as unknown as { getTile(z: number, x: number, y: number): { features: { type: 1 | 2 | 3; geometry: unknown; tags: Record<string, string | number | boolean | null> }[] } | null }).getTile(z, x, y);
       if (!tile) return null;
       const features: TileFeature[] = tile.features.map((feature) => {
-        const geometry = feature.type === 1 ? (feature.geometry as [number, number][]).map(([px, py]) => [{ x: px, y: py }]) : (feature.geometry as [number, number][][]).map((part) => part.map(([px, py]) => ({ x: px, y: py })));
+        const geometry = feature.type === 1 ? (feature.geometry as [number, number][]).map((at) => Int32Array.from(at)) : (feature.geometry as [number, number][][]).map((part) => Int32Array.from(part.flat()));
         return { type: feature.type, properties: feature.tags ?? {}, geometry };
       });
       return vectorTile({ geojson: features }, 8192);

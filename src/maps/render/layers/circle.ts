@@ -101,9 +101,10 @@ function evaluateStyle(
 function addCircles(circles: Circle[], source: SourceLayerView, index: number, style: CircleStyle, key: string, sortKey: number, dx: number, dy: number): void {
   const { scale, originX, originY, extent } = source;
   for (const ring of source.features[index]!.geometry) {
-    for (const point of ring) {
-      if (point.x < 0 || point.x >= extent || point.y < 0 || point.y >= extent) continue;
-      circles.push({ x: originX + point.x * scale + dx, y: originY + point.y * scale + dy, style, key, sortKey });
+    for (let i = 0; i < ring.length; i += 2) {
+      const [x, y] = [ring[i]!, ring[i + 1]!];
+      if (x < 0 || x >= extent || y < 0 || y >= extent) continue;
+      circles.push({ x: originX + x * scale + dx, y: originY + y * scale + dy, style, key, sortKey });
     }
   }
 }

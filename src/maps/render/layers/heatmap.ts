@@ -64,10 +64,11 @@ export function drawHeatmap(rc: RenderContext, layer: RenderLayer): void {
       const rx = radius * sx;
       const ry = radius * sy;
       for (const ring of source.features[index]!.geometry) {
-        for (const point of ring) {
-          if (point.x < 0 || point.x >= extent || point.y < 0 || point.y >= extent) continue;
-          const cx = (originX + point.x * scale) * sx;
-          const cy = (originY + point.y * scale) * sy;
+        for (let p = 0; p < ring.length; p += 2) {
+          const [x, y] = [ring[p]!, ring[p + 1]!];
+          if (x < 0 || x >= extent || y < 0 || y >= extent) continue;
+          const cx = (originX + x * scale) * sx;
+          const cy = (originY + y * scale) * sy;
           const i0 = Math.max(0, Math.ceil(cx - reach * rx - 0.5));
           const i1 = Math.min(qw - 1, Math.floor(cx + reach * rx - 0.5));
           const j0 = Math.max(0, Math.ceil(cy - reach * ry - 0.5));
