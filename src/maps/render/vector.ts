@@ -80,28 +80,30 @@ export function pathBytes(points: number): number {
   return 750 + points * 12;
 }
 
-/** A feature's rings (closed) or lines (open) in tile coordinates; points have no path. */
+/** Adds a feature's rings (closed) or lines (open) in tile coordinates to a path; returns its point count. */
+function appendGeometry(path: Path2D, feature: TileFeature): number {
+  const closed = feature.type === 3;
+  let points = 0;
+  for (const ring of feature.geometry) {
+    points += ring.length / 2;
+    if (ring.length < 4) continue;
+    path.moveTo(ring[0]!, ring[1]!);
+    for (let i = 2; i < ring.length; i += 2) path.lineTo(ring[i]!, ring[i + 1]!);
+    if (closed) path.closePath();
+  }
+  return points;
+}
+
+/** A feature's own path in tile coordinates; points have none. */
 function tilePath(feature: TileFeature, owner: VectorTile): Path2D {
   let path = tilePaths.get(feature);
   if (!path) {
     path = new Path2D();
-    const closed = feature.type === 3;
-    for (const ring of feature.geometry) {
-      if (ring.length < 4) continue;
-      path.moveTo(ring[0]!, ring[1]!);
-      for (let i = 2; i < ring.length; i += 2) path.lineTo(ring[i]!, ring[i + 1]!);
-      if (closed) path.closePath();
-    }
+    const points = appendGeometry(path, feature);
     tilePaths.set(feature, path);
-    addDerivedBytes(owner, pathBytes(pointCount(feature)));
+    addDerivedBytes(owner, pathBytes(points));
   }
   return path;
-}
-
-function pointCount(feature: TileFeature): number {
-  let points = 0;
-  for (const ring of feature.geometry) points += ring.length / 2;
-  return points;
 }
 
 /**
@@ -199,12 +201,16 @@ export class SourceLayerView {
     return path;
   }
 
-  /** The joined tile-coordinate path of `indices` (a batch of a style layer), kept with the tile. */
+  /**
+   * The joined tile-coordinate path of `indices` (a batch of a style layer), kept with the tile;
+   * made from the geometry itself, so its features need no paths of their own.
+   */
   mergedTilePath(layer: RenderLayer, key: string, indices: readonly number[]): Path2D {
     return this.derive(layer, `path|${key}`, () => {
+      const path = new Path2D();
       let points = 0;
-      for (const index of indices) points += pointCount(this.features[index]!);
-      return { value: this.joinedTilePath(indices), bytes: pathBytes(points) };
+      for (const index of indices) points += appendGeometry(path, this.features[index]!);
+      return { value: path, bytes: pathBytes(points) };
     });
   }
 
