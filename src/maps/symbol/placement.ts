@@ -324,21 +324,37 @@ interface LineLabel {
 }
 
 /**
- * The last line layout of each line label, by what it depends on: the tile's scale and the text
- * size, not where the view puts the anchor, so that a warm render reuses it (and draw.ts its paths).
+ * The last few line layouts of each line label, by what they depend on: the tile's scale and the
+ * text size, not where the view puts the anchor, so that warm renders reuse them (and draw.ts their
+ * drawing).
  */
-const lineLabelCache = new WeakMap<TileSymbol, { key: string; label: LineLabel | null }>();
+const lineLabelCache = new WeakMap<TileSymbol, Map<string, LineLabel | null>>();
+
+/** Layouts kept per label: a few zooms' worth, for traffic that moves between zooms. */
+const LAYOUTS_PER_LABEL = 4;
+
+function recent<V>(cache: WeakMap<TileSymbol, Map<string, V>>, symbol: TileSymbol): Map<string, V> {
+  let layouts = cache.get(symbol);
+  if (!layouts) cache.set(symbol, (layouts = new Map()));
+  return layouts;
+}
+
+function remember<V>(layouts: Map<string, V>, key: string, value: V): void {
+  layouts.set(key, value);
+  if (layouts.size > LAYOUTS_PER_LABEL) layouts.delete(layouts.keys().next().value!);
+}
 
 /** A line label's glyphs and circles relative to its anchor, or null when it does not fit on its line. */
 function lineLabel(instance: SymbolInstance): LineLabel | null {
   const { symbol, unit } = instance;
   const key = `${unit} ${instance.paintScale}`;
-  const cached = lineLabelCache.get(symbol);
-  if (cached?.key === key) return cached.label;
+  const layouts = recent(lineLabelCache, symbol);
+  const cached = layouts.get(key);
+  if (cached !== undefined) return cached;
   const origin = symbol.anchor;
   const line = symbol.line!.map((p) => ({ x: (p.x - origin.x) * unit, y: (p.y - origin.y) * unit }));
   const label = layoutAlongLine(symbol, line, instance.paintScale);
-  lineLabelCache.set(symbol, { key, label });
+  remember(layouts, key, label);
   return label;
 }
 
@@ -397,16 +413,16 @@ function drawnText(instance: SymbolInstance, at: Point, read: PaintReader, lineG
   };
 }
 
-/** The last glyph layout of each point label, by what it depends on, so that a warm render reuses it (and draw.ts its paths). */
-const pointGlyphCache = new WeakMap<TileSymbol, { key: string; glyphs: readonly DrawnGlyph[] }>();
+/** The last few glyph layouts of each point label, by what they depend on, so that warm renders reuse them (and draw.ts their drawing). */
+const pointGlyphCache = new WeakMap<TileSymbol, Map<string, readonly DrawnGlyph[]>>();
 
 /** A point label's glyphs relative to its anchor, CSS px. */
 function pointGlyphs(instance: SymbolInstance, shift: Point, justification: TextJustify | null): readonly DrawnGlyph[] {
   const { symbol } = instance;
   const scale = instance.paintScale;
   const key = `${scale} ${shift.x} ${shift.y} ${justification}`;
-  const cached = pointGlyphCache.get(symbol);
-  if (cached?.key === key) return cached.glyphs;
+  const cached = recent(pointGlyphCache, symbol).get(key);
+  if (cached) return cached;
   const shaping = (justification ? symbol.shapings[justification] : null) ?? symbol.shaping!;
   const angle = (symbol.textRotate * Math.PI) / 180;
   const cos = Math.cos(angle);
@@ -425,7 +441,7 @@ function pointGlyphs(instance: SymbolInstance, shift: Point, justification: Text
       color: (symbol.sections[g.section]?.color as Color | null) ?? null,
     };
   });
-  pointGlyphCache.set(symbol, { key, glyphs });
+  remember(recent(pointGlyphCache, symbol), key, glyphs);
   return glyphs;
 }
 
