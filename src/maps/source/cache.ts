@@ -11,10 +11,9 @@
 
 import type { Tile } from './source.js';
 
-/**
- * What decoded data occupies, measured on Node 20 (heap and resident memory over thousands of
- * objects): the bound is meant as memory, so these err on the high side.
- */
+// What decoded data occupies, measured on Node 20 (heap and resident memory over thousands of
+// objects): the bound is meant as memory, so these err on the high side.
+
 /** Bookkeeping of one entry (key, map slot) and of a tile with no data. */
 const ENTRY_BYTES = 64;
 /** A decoded feature: its object, its geometry array, its property record (a dictionary). */

@@ -326,7 +326,7 @@ interface LineLabel {
 /**
  * The last few line layouts of each line label, by what they depend on: the tile's scale and the
  * text size, not where the view puts the anchor, so that warm renders reuse them (and draw.ts their
- * drawing).
+ * paths).
  */
 const lineLabelCache = new WeakMap<TileSymbol, Map<string, LineLabel | null>>();
 
@@ -413,7 +413,7 @@ function drawnText(instance: SymbolInstance, at: Point, read: PaintReader, lineG
   };
 }
 
-/** The last few glyph layouts of each point label, by what they depend on, so that warm renders reuse them (and draw.ts their drawing). */
+/** The last few glyph layouts of each point label, by what they depend on, so that warm renders reuse them (and draw.ts their paths). */
 const pointGlyphCache = new WeakMap<TileSymbol, Map<string, readonly DrawnGlyph[]>>();
 
 /** A point label's glyphs relative to its anchor, CSS px. */
