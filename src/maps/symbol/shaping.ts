@@ -172,7 +172,7 @@ export function shapeText(catalog: GlyphSource, sections: readonly TextSection[]
   const { lineHeight, spacing } = options;
   const ends = lineBreaks(chars, advance, spacing, options.maxWidth);
   const text = chars.map((c) => c.char).join('');
-  const brokenLines = containsRtlText(text) ? visualOrder(chars, ends) : ends.map((end, i) => chars.slice(i === 0 ? 0 : ends[i - 1], end));
+  const brokenLines = containsRtlText(text) ? visualOrder(chars, text, ends) : ends.map((end, i) => chars.slice(i === 0 ? 0 : ends[i - 1], end));
   const justify = options.justify === 'right' ? 1 : options.justify === 'left' ? 0 : 0.5;
 
   const lines: PositionedGlyph[][] = [];
@@ -228,15 +228,14 @@ export function shapeText(catalog: GlyphSource, sections: readonly TextSection[]
   return { lines, top, bottom: top + y, left, right: left + maxLineLength, text };
 }
 
-/** The lines ending at `ends` (char indices, in logical order) with their chars in visual order. */
-function visualOrder(chars: readonly Char[], ends: readonly number[]): Char[][] {
+/** The lines of `text` (its `chars` joined) ending at `ends` (char indices, logical order), each in visual order. */
+function visualOrder(chars: readonly Char[], text: string, ends: readonly number[]): Char[][] {
   const sectionOfUnit: number[] = [];
   const unitOfChar: number[] = [0];
   for (const char of chars) {
     for (let k = 0; k < char.char.length; k++) sectionOfUnit.push(char.section);
     unitOfChar.push(sectionOfUnit.length);
   }
-  const text = chars.map((c) => c.char).join('');
   return visualLines(text, ends.map((end) => unitOfChar[end]!)).map((line) => {
     const out: Char[] = [];
     let unit = 0;
