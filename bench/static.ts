@@ -7,7 +7,7 @@
  * Views: zooms 0 to 8 at three centres each; images 512x512 and 1024x768@2x, PNG and JPEG. Each
  * view is first asked for once (cold: its tiles are read and decoded), then `repeat` times (warm).
  * The two sides take turns image by image, so that the load of the shared machine weighs on both
- * alike. Ours is an HTTP request answered by the server: key check, render, overlays (the
+ * alike, with a pause between turns (`settle`) so that neither measures the other's trailing work. Ours is an HTTP request answered by the server: key check, render, overlays (the
  * attribution), reading the pixels, encoding and sending them; nothing is kept between two
  * requests of a view but decoded tiles (and paths derived from them). MapLibre's cold figure is
  * jumpTo → idle → readback; warm, it is measured twice: `pan`, the view moved by a pixel with its
@@ -25,7 +25,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openArchive } from '../src/platform/pmtiles.js';
-import { createKey, percentile, saveResults, startInstance, timedFetch, type Instance } from './instance.js';
+import { createKey, percentile, saveResults, settle, startInstance, timedFetch, type Instance } from './instance.js';
 import { MapLibrePeer } from './maplibre-peer.js';
 import { worldMaps } from './world.js';
 
@@ -78,14 +78,19 @@ async function compare(instance: Instance, key: string, peer: MapLibrePeer, styl
             bytes.push(image.bytes);
           };
           record(ours.cold, ours.bytes, await timedFetch(url));
+          await settle();
           record(theirs.cold, theirs.bytes, await page.cold(view, format));
           for (let i = 0; i < repeat; i++) {
+            await settle();
             record(ours.warm, ours.bytes, await timedFetch(url));
+            await settle();
             const pan = await page.pan(view, format);
             theirs.fetchedOnPan += pan.fetched;
             record(theirs.pan, theirs.bytes, pan);
+            await settle();
             record(theirs.redraw, theirs.bytes, await page.redraw(format));
           }
+          await settle();
         }
       } finally {
         await page.close();
