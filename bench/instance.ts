@@ -109,7 +109,7 @@ const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
  * node:http rather than fetch: the figure is meant to be the server's, and fetch (undici's web
  * streams) added 1.6 ms to a 512x512 PNG of 12 ms here (nothing measurable to a 400 KB image).
  */
-export function timedFetch(url: string): Promise<{ ms: number; bytes: number }> {
+export function timedGet(url: string): Promise<{ ms: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     http
@@ -128,9 +128,8 @@ export function timedFetch(url: string): Promise<{ ms: number; bytes: number }> 
 }
 
 /**
- * A pause between the two sides' turns, so that neither side's trailing work (Chromium's threads
- * winding down after an image, the server's garbage collector after a request) lands in the other
- * side's measurement.
+ * A pause before a measured image, so that the trailing work of the one before (Chromium's threads
+ * winding down after an image, the server's garbage collector after a request) does not land in it.
  */
 export const settle = (ms = Number(process.env.MERIDIAN_BENCH_SETTLE_MS ?? 30)) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,7 +7,8 @@
  * Views: zooms 0 to 8 at three centres each; images 512x512 and 1024x768@2x, PNG and JPEG. Each
  * view is first asked for once (cold: its tiles are read and decoded), then `repeat` times (warm).
  * The two sides take turns image by image, so that the load of the shared machine weighs on both
- * alike, with a pause between turns (`settle`) so that neither measures the other's trailing work. Ours is an HTTP request answered by the server: key check, render, overlays (the
+ * alike, with a pause before each image (`settle`) so that none measures the trailing work of the
+ * one before. Ours is an HTTP request answered by the server: key check, render, overlays (the
  * attribution), reading the pixels, encoding and sending them; nothing is kept between two
  * requests of a view but decoded tiles (and paths derived from them). MapLibre's cold figure is
  * jumpTo → idle → readback; warm, it is measured twice: `pan`, the view moved by a pixel with its
@@ -25,7 +26,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openArchive } from '../src/platform/pmtiles.js';
-import { createKey, percentile, saveResults, settle, startInstance, timedFetch, type Instance } from './instance.js';
+import { createKey, percentile, saveResults, settle, startInstance, timedGet, type Instance } from './instance.js';
 import { MapLibrePeer } from './maplibre-peer.js';
 import { worldMaps } from './world.js';
 
@@ -77,12 +78,12 @@ async function compare(instance: Instance, key: string, peer: MapLibrePeer, styl
             series.push(image.ms);
             bytes.push(image.bytes);
           };
-          record(ours.cold, ours.bytes, await timedFetch(url));
+          record(ours.cold, ours.bytes, await timedGet(url));
           await settle();
           record(theirs.cold, theirs.bytes, await page.cold(view, format));
           for (let i = 0; i < repeat; i++) {
             await settle();
-            record(ours.warm, ours.bytes, await timedFetch(url));
+            record(ours.warm, ours.bytes, await timedGet(url));
             await settle();
             const pan = await page.pan(view, format);
             theirs.fetchedOnPan += pan.fetched;
@@ -121,7 +122,7 @@ async function memoryOverRenders(base: string, key: string, rssMiB: () => number
   const samples: { after: number; rss: number }[] = [{ after: 0, rss: rssMiB() }];
   const every = Math.max(1, Math.floor(memoryRenders / 20));
   for (let i = 1; i <= memoryRenders; i++) {
-    await timedFetch(urls[(i - 1) % urls.length]!);
+    await timedGet(urls[(i - 1) % urls.length]!);
     if (i % every === 0) samples.push({ after: i, rss: rssMiB() });
   }
   return samples;
