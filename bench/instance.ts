@@ -128,10 +128,13 @@ export function timedGet(url: string): Promise<{ ms: number; bytes: number }> {
 }
 
 /**
- * A pause before a measured image, so that the trailing work of the one before (Chromium's threads
+ * A measurement taken after a pause, so that the trailing work of the one before (Chromium's threads
  * winding down after an image, the server's garbage collector after a request) does not land in it.
  */
-export const settle = (ms = Number(process.env.MERIDIAN_BENCH_SETTLE_MS ?? 30)) => new Promise((resolve) => setTimeout(resolve, ms));
+export async function afterPause<T>(measure: () => Promise<T>): Promise<T> {
+  await new Promise((resolve) => setTimeout(resolve, Number(process.env.MERIDIAN_BENCH_SETTLE_MS ?? 30)));
+  return measure();
+}
 
 /** Writes a benchmark's figures to `bench-results/<area>.json`. */
 export function saveResults(area: string, results: unknown): void {

@@ -7,7 +7,7 @@
  *    render tests at zooms 14 to 16 by halves, two centres.
  * Images 512x512 and 1024x768@2x, PNG. Each view is asked for once cold, then `repeat` times warm,
  * the three (ours labelled, ours unlabelled, MapLibre labelled) taking turns image by image, with a
- * pause before each (`settle`) so that none measures the trailing work of the one before.
+ * pause before each (`afterPause`) so that none measures the trailing work of the one before.
  * MapLibre's warm figures are `pan` (a loaded view moved by a pixel: placed and drawn again) and
  * `redraw` (the same frame drawn again), as in static.ts.
  * Reported per style and size: what labels cost us (labelled ÷ unlabelled p50, target under 2×)
@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openArchive, type Archive } from '../src/platform/pmtiles.js';
-import { createKey, percentile, root, saveResults, settle, startInstance, timedGet } from './instance.js';
+import { afterPause, createKey, percentile, root, saveResults, startInstance, timedGet } from './instance.js';
 import { MapLibrePeer, type PeerSize, type PeerView } from './maplibre-peer.js';
 import { worldMaps } from './world.js';
 
@@ -94,21 +94,15 @@ async function compare(subjects: readonly Subject[]): Promise<Record<string, Row
           for (const view of subject.views) {
             const scale = size.pixelRatio === 2 ? '@2x' : '';
             const url = (id: string) => `${instance.base}/api/maps/${id}/static/${view.center[0]},${view.center[1]},${view.zoom}/${size.width}x${size.height}${scale}.png?key=${key}`;
-            row.labelled.cold.push((await timedGet(url(subject.id))).ms);
+            row.labelled.cold.push((await afterPause(() => timedGet(url(subject.id)))).ms);
             await timedGet(url(`${subject.id}-plain`));
-            await settle();
-            row.maplibre.cold.push((await page.cold(view, 'png')).ms);
+            row.maplibre.cold.push((await afterPause(() => page.cold(view, 'png'))).ms);
             for (let i = 0; i < repeat; i++) {
-              await settle();
-              row.labelled.warm.push((await timedGet(url(subject.id))).ms);
-              await settle();
-              row.unlabelled.warm.push((await timedGet(url(`${subject.id}-plain`))).ms);
-              await settle();
-              row.maplibre.pan.push((await page.pan(view, 'png')).ms);
-              await settle();
-              row.maplibre.redraw.push((await page.redraw('png')).ms);
+              row.labelled.warm.push((await afterPause(() => timedGet(url(subject.id)))).ms);
+              row.unlabelled.warm.push((await afterPause(() => timedGet(url(`${subject.id}-plain`)))).ms);
+              row.maplibre.pan.push((await afterPause(() => page.pan(view, 'png'))).ms);
+              row.maplibre.redraw.push((await afterPause(() => page.redraw('png'))).ms);
             }
-            await settle();
           }
         } finally {
           await page.close();

@@ -7,7 +7,7 @@
  * Views: zooms 0 to 8 at three centres each; images 512x512 and 1024x768@2x, PNG and JPEG. Each
  * view is first asked for once (cold: its tiles are read and decoded), then `repeat` times (warm).
  * The two sides take turns image by image, so that the load of the shared machine weighs on both
- * alike, with a pause before each image (`settle`) so that none measures the trailing work of the
+ * alike, with a pause before each image (`afterPause`) so that none measures the trailing work of the
  * one before. Ours is an HTTP request answered by the server: key check, render, overlays (the
  * attribution), reading the pixels, encoding and sending them; nothing is kept between two
  * requests of a view but decoded tiles (and paths derived from them). MapLibre's cold figure is
@@ -26,7 +26,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openArchive } from '../src/platform/pmtiles.js';
-import { createKey, percentile, saveResults, settle, startInstance, timedGet, type Instance } from './instance.js';
+import { afterPause, createKey, percentile, saveResults, startInstance, timedGet, type Instance } from './instance.js';
 import { MapLibrePeer } from './maplibre-peer.js';
 import { worldMaps } from './world.js';
 
@@ -78,20 +78,15 @@ async function compare(instance: Instance, key: string, peer: MapLibrePeer, styl
             series.push(image.ms);
             bytes.push(image.bytes);
           };
-          record(ours.cold, ours.bytes, await timedGet(url));
-          await settle();
-          record(theirs.cold, theirs.bytes, await page.cold(view, format));
+          record(ours.cold, ours.bytes, await afterPause(() => timedGet(url)));
+          record(theirs.cold, theirs.bytes, await afterPause(() => page.cold(view, format)));
           for (let i = 0; i < repeat; i++) {
-            await settle();
-            record(ours.warm, ours.bytes, await timedGet(url));
-            await settle();
-            const pan = await page.pan(view, format);
+            record(ours.warm, ours.bytes, await afterPause(() => timedGet(url)));
+            const pan = await afterPause(() => page.pan(view, format));
             theirs.fetchedOnPan += pan.fetched;
             record(theirs.pan, theirs.bytes, pan);
-            await settle();
-            record(theirs.redraw, theirs.bytes, await page.redraw(format));
+            record(theirs.redraw, theirs.bytes, await afterPause(() => page.redraw(format)));
           }
-          await settle();
         }
       } finally {
         await page.close();
