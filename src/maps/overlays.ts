@@ -13,8 +13,8 @@
 import { parseColor, parseFill, rgba, type RGBA } from './color.js';
 import { MapsError, OUT_OF_BOUNDS } from './errors.js';
 import { decodePolyline, PolylineError } from './polyline.js';
+import type { LonLat } from '../platform/web-mercator.js';
 
-export type LonLat = [lon: number, lat: number];
 
 export interface Path {
   fill: RGBA | null;

@@ -13,7 +13,8 @@
 import { parseColor, parseFill } from './color.js';
 import { INVALID_FORMAT, INVALID_IMAGE_SIZE, MapsError, NOT_FOUND, URI_TOO_LONG } from './errors.js';
 import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
-import { autoViewport, checkViewport, fitBounds, type Bounds, type Viewport } from './viewport.js';
+import type { Viewport } from './render/viewport.js';
+import { autoViewport, checkViewport, fitBounds, type Bounds } from './viewport.js';
 
 export const FORMATS = ['png', 'jpg', 'webp'] as const;
 export type Format = (typeof FORMATS)[number];

@@ -8,7 +8,7 @@ import type { RenderPool } from './pool.js';
 import { compileStyle } from './render/style.js';
 import type { MapRegistry, LoadedMap } from './registry.js';
 import { ATTRIBUTIONS, MAX_URI_BYTES, parseStaticRequest, type Query, type StaticRequest } from './request.js';
-import type { Viewport } from './viewport.js';
+import type { Viewport } from './render/viewport.js';
 
 export interface StaticMapRouteOptions {
   gate: KeyGate;

@@ -16,7 +16,7 @@ import type { LoadedMap } from './registry.js';
 import { compileStyle, type CompiledStyle } from './render/style.js';
 import { renderMap } from './render/renderer.js';
 import type { Attribution, Format } from './request.js';
-import type { Viewport } from './viewport.js';
+import type { Viewport } from './render/viewport.js';
 
 export interface StaticImageJob {
   viewport: Viewport;

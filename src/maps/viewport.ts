@@ -1,19 +1,11 @@
 /**
- * Web Mercator in the 512-px tile pyramid: at zoom z the world is 512 * 2^z pixels wide, so zoom 0
- * shows it whole in 512 px. Sizes here are CSS pixels; `pixelRatio` 2 doubles the pixels of the same
- * geographic view and never changes the zoom.
+ * The view of a static image: a centre and zoom checked against the pyramid, or the view that fits
+ * given bounds or the image's overlays (auto), in the renderer's 512-px pyramid.
  */
 
+import { latitudeOfY, longitudeOfX, MAX_LATITUDE, wrapLongitude as wrap, xOfLongitude as mercatorX, yOfLatitude as mercatorY, type LonLat } from '../platform/web-mercator.js';
+import { MAX_ZOOM, MIN_ZOOM, TILE_SIZE, type Viewport } from './render/viewport.js';
 import { MapsError, OUT_OF_BOUNDS } from './errors.js';
-import type { LonLat } from './overlays.js';
-
-export interface Viewport {
-  center: LonLat;
-  zoom: number;
-  width: number;
-  height: number;
-  pixelRatio: 1 | 2;
-}
 
 /** [west, south, east, north] in degrees; west > east crosses the antimeridian. */
 export type Bounds = [west: number, south: number, east: number, north: number];
@@ -24,25 +16,8 @@ export interface Features {
   markers: readonly LonLat[];
 }
 
-export const TILE_SIZE = 512;
-export const MIN_ZOOM = 0;
-export const MAX_ZOOM = 22;
-/** Latitude where Web Mercator's square world ends: atan(sinh(pi)). */
-export const MAX_LATITUDE = 85.0511287798066;
 /** Zoom of an auto-fitted image whose features are all one point: a street-level view. */
 export const SINGLE_POINT_ZOOM = 14;
-
-/** World pixel coordinates of a point at `zoom`, from the top-left corner of the world. */
-export function project(lon: number, lat: number, zoom: number): [x: number, y: number] {
-  const size = TILE_SIZE * 2 ** zoom;
-  return [mercatorX(lon) * size, mercatorY(lat) * size];
-}
-
-/** Inverse of `project`. */
-export function unproject(x: number, y: number, zoom: number): LonLat {
-  const size = TILE_SIZE * 2 ** zoom;
-  return lonLatOf(x / size, y / size);
-}
 
 /** Checks a viewport given by the client: a centre on the Mercator square and a zoom of the pyramid. */
 export function checkViewport(center: LonLat, zoom: number): void {
@@ -149,22 +124,7 @@ function smallestArc(spans: [number, number][]): [number, number] {
   return [best.west, best.west + 360 - best.gap];
 }
 
-/** Longitude into [-180, 180). */
-function wrap(lon: number): number {
-  return ((((lon + 180) % 360) + 360) % 360) - 180;
-}
-
-function mercatorX(lon: number): number {
-  return (lon + 180) / 360;
-}
-
-function mercatorY(lat: number): number {
-  const clamped = Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat));
-  const phi = (clamped * Math.PI) / 180;
-  return (1 - Math.log(Math.tan(Math.PI / 4 + phi / 2)) / Math.PI) / 2;
-}
-
 /** The point at world fractions x, y (0..1 from the top-left corner). */
 function lonLatOf(x: number, y: number): LonLat {
-  return [x * 360 - 180, (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI];
+  return [longitudeOfX(x), latitudeOfY(y)];
 }

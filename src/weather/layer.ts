@@ -1,6 +1,7 @@
 import { crsInfo } from '../coordinates/proj.js';
 import type { KeyframeRow } from './catalog.js';
-import { mercatorX, mercatorY, originShift, tileSize, type LonLatBounds } from './mercator.js';
+import { metresOfLatitude as mercatorY, metresOfLongitude as mercatorX } from '../platform/web-mercator.js';
+import { originShift, tileSize, type LonLatBounds } from './mercator.js';
 import type { TileFormat } from './tiler.js';
 import { channelsOf, type VariableDefinition } from './variables.js';
 

@@ -2,35 +2,31 @@
  * Web Mercator (EPSG:3857) tile math for the weather pyramids: 512-px tiles, XYZ scheme (y down
  * from the north), so zoom 0 is the whole world in one 512-px tile.
  */
+import { HALF_WORLD_METRES, latitudeOfY, longitudeOfX, xOfLongitude, yOfLatitude } from '../platform/web-mercator.js';
+
 export const tileSize = 512;
-export const earthRadius = 6378137;
 /** Half the width of the world in EPSG:3857 metres. */
-export const originShift = Math.PI * earthRadius;
-export const maxLatitude = 85.0511287798066;
+export const originShift = HALF_WORLD_METRES;
 
 /** Longitude of the centre of pixel column `px` of a world `2^z * 512` pixels wide. */
 export function pixelLongitude(px: number, zoom: number): number {
-  return ((px + 0.5) / (tileSize * 2 ** zoom)) * 360 - 180;
+  return longitudeOfX((px + 0.5) / (tileSize * 2 ** zoom));
 }
 
 /** Latitude of the centre of pixel row `py` (0 at the north edge). */
 export function pixelLatitude(py: number, zoom: number): number {
-  const n = Math.PI * (1 - (2 * (py + 0.5)) / (tileSize * 2 ** zoom));
-  return (Math.atan(Math.sinh(n)) * 180) / Math.PI;
+  return latitudeOfY((py + 0.5) / (tileSize * 2 ** zoom));
 }
 
 /** The tile column holding a longitude, and the tile row holding a latitude, at a zoom. */
 export function tileX(lon: number, zoom: number): number {
   const n = 2 ** zoom;
-  return Math.min(n - 1, Math.max(0, Math.floor(((lon + 180) / 360) * n)));
+  return Math.min(n - 1, Math.max(0, Math.floor(xOfLongitude(lon) * n)));
 }
 
 export function tileY(lat: number, zoom: number): number {
   const n = 2 ** zoom;
-  const clamped = Math.max(-maxLatitude, Math.min(maxLatitude, lat));
-  const rad = (clamped * Math.PI) / 180;
-  const y = ((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n;
-  return Math.min(n - 1, Math.max(0, Math.floor(y)));
+  return Math.min(n - 1, Math.max(0, Math.floor(yOfLatitude(lat) * n)));
 }
 
 export interface LonLatBounds {
@@ -59,15 +55,6 @@ export function tilesCovering(bounds: LonLatBounds, zoom: number): { x: number; 
   return tiles;
 }
 
-/** EPSG:3857 metres of a longitude and a latitude. */
-export function mercatorX(lon: number): number {
-  return (lon * originShift) / 180;
-}
-
-export function mercatorY(lat: number): number {
-  const clamped = Math.max(-maxLatitude, Math.min(maxLatitude, lat));
-  return earthRadius * Math.log(Math.tan(Math.PI / 4 + (clamped * Math.PI) / 360));
-}
 
 /**
  * The smallest zoom whose pixels are no larger than the source grid's spacing (metres, measured

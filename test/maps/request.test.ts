@@ -4,7 +4,8 @@ import fc from 'fast-check';
 import { rgba } from '../../src/maps/color.js';
 import { MapsError } from '../../src/maps/errors.js';
 import { MAX_POINTS, parseStaticRequest, type Query } from '../../src/maps/request.js';
-import { fitBounds, MAX_ZOOM, SINGLE_POINT_ZOOM } from '../../src/maps/viewport.js';
+import { MAX_ZOOM } from '../../src/maps/render/viewport.js';
+import { fitBounds, SINGLE_POINT_ZOOM } from '../../src/maps/viewport.js';
 import { rejects } from './rejects.js';
 
 const parse = (spec: string, query: Query = {}, length = 100) => parseStaticRequest('streets', spec, query, length);

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MapsError } from '../../src/maps/errors.js';
-import { autoViewport, checkViewport, fitBounds, MAX_LATITUDE, project, SINGLE_POINT_ZOOM, unproject } from '../../src/maps/viewport.js';
+import { MAX_LATITUDE } from '../../src/platform/web-mercator.js';
+import { project, unproject } from '../../src/maps/render/viewport.js';
+import { autoViewport, checkViewport, fitBounds, SINGLE_POINT_ZOOM } from '../../src/maps/viewport.js';
 
 const near = (actual: number, expected: number, tolerance = 1e-9): void => {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);

@@ -5,7 +5,7 @@
  */
 
 import { viewTransform } from '../render/projection.js';
-import { project, type Viewport } from '../viewport.js';
+import { project, type Viewport } from '../render/viewport.js';
 
 export interface Frame {
   zoom: number;

@@ -11,7 +11,7 @@
  * own size land on whole pixels instead of being resampled half a pixel off.
  */
 
-import { project, TILE_SIZE, type Viewport } from '../viewport.js';
+import { project, TILE_SIZE, type Viewport } from './viewport.js';
 
 export interface ViewTransform {
   readonly zoom: number;

@@ -22,7 +22,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { TileSource } from '../source/source.js';
 import { emptyImageSet, type ImageSet } from '../sprite/sprite.js';
-import type { Viewport } from '../viewport.js';
+import type { Viewport } from './viewport.js';
 import { takeCanvas } from './canvas-pool.js';
 import { scratchPool, type LoadedRasterTile, type LoadedSource, type RenderContext } from './context.js';
 import { drawBackground } from './layers/background.js';

@@ -14,7 +14,7 @@
  */
 
 import type { SourceKind } from '../source/source.js';
-import { project, TILE_SIZE, type Viewport } from '../viewport.js';
+import { project, TILE_SIZE, type Viewport } from './viewport.js';
 
 export interface CoveredTile {
   /** Canonical tile of the source's pyramid. */

@@ -4,6 +4,7 @@ import polylabel from 'polylabel';
 import { marineNames } from './marine.js';
 import { minzoomKey } from './layers.js';
 import type { NaturalEarth } from './natural-earth.js';
+import { latitudeOfY, longitudeOfX, xOfLongitude, yOfLatitude } from '../../platform/web-mercator.js';
 
 /**
  * The label layers of the world map, as points with the first zoom each is drawn at:
@@ -71,12 +72,11 @@ export function placeFeatures(cities: readonly City[], maxzoom: number): Feature
 
 /** Web Mercator, the unit square that tile 0/0/0 covers. */
 function project([lon, lat]: Position): [number, number] {
-  const sin = Math.sin((Math.max(-85.0511, Math.min(85.0511, lat!)) * Math.PI) / 180);
-  return [lon! / 360 + 0.5, 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)];
+  return [xOfLongitude(lon!), yOfLatitude(lat!)];
 }
 
 function unproject([x, y]: [number, number]): [number, number] {
-  return [(x - 0.5) * 360, (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI];
+  return [longitudeOfX(x), latitudeOfY(y)];
 }
 
 function ringArea(ring: readonly [number, number][]): number {

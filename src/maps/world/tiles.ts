@@ -5,6 +5,7 @@ import type { Feature, Geometry } from 'geojson';
 import type { Tile } from '../../platform/pmtiles.js';
 import { clipFeature, shiftFeature, type LonLatBox } from './clip.js';
 import { minzoomKey, type LayerSpec } from './layers.js';
+import { latitudeOfY } from '../../platform/web-mercator.js';
 
 /**
  * Cutting layers into gzipped vector tiles. The pyramid is cut in parts: the top zooms in one, and
@@ -45,7 +46,7 @@ export interface Part {
 function latitude(y: number): number {
   if (y <= 0) return 90;
   if (y >= 1) return -90;
-  return (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
+  return latitudeOfY(y);
 }
 
 /** The part's tile and its buffer, in degrees: what its tiles can show. */

@@ -10,7 +10,7 @@ import { DEFAULT_PIN_COLOR, PIN_HEIGHT } from '../../../src/maps/draw/pin.js';
 import { registerFonts } from '../../../src/maps/fonts.js';
 import { FontCatalog } from '../../../src/maps/glyphs/catalog.js';
 import type { Path } from '../../../src/maps/overlays.js';
-import type { Viewport } from '../../../src/maps/viewport.js';
+import type { Viewport } from '../../../src/maps/render/viewport.js';
 
 function surface(viewport: Viewport): { ctx: SKRSContext2D; pixel: (x: number, y: number) => number[] } {
   const canvas = createCanvas(viewport.width * viewport.pixelRatio, viewport.height * viewport.pixelRatio);

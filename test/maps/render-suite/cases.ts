@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Viewport } from '../../../src/maps/viewport.js';
+import type { Viewport } from '../../../src/maps/render/viewport.js';
 
 /** Share of pixels that may differ beyond pixelmatch's threshold when view.json does not say. */
 export const DEFAULT_MAX_DIFF = 0.01;

@@ -24,7 +24,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import sharp from 'sharp';
 import type { Feature, FeatureCollection, Geometry, Position } from 'geojson';
 import { buildSprite } from '../../../src/maps/sprite/build.js';
-import { project, unproject } from '../../../src/maps/viewport.js';
+import { project, unproject } from '../../../src/maps/render/viewport.js';
 import { buildTown } from '../town/build.js';
 import { fixturesDir } from './cases.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { compileStyle } from '../../../src/maps/render/style.js';
 import { renderMap } from '../../../src/maps/render/renderer.js';
-import { unproject } from '../../../src/maps/viewport.js';
+import { unproject } from '../../../src/maps/render/viewport.js';
 import { countPixels, geojsonSource, MemorySource, pixel, polygon, render, sourceSpecs, vectorTile, view } from './sources.js';
 
 const everywhere = polygon([[0, 0], [4096, 0], [4096, 4096], [0, 4096]]);

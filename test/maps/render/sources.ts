@@ -10,7 +10,7 @@ import type { FeatureCollection } from 'geojson';
 import type { RasterTile, SourceKind, Tile, TileFeature, TileRing, TileSource, VectorTile } from '../../../src/maps/source/source.js';
 import { compileStyle } from '../../../src/maps/render/style.js';
 import { renderMap } from '../../../src/maps/render/renderer.js';
-import type { Viewport } from '../../../src/maps/viewport.js';
+import type { Viewport } from '../../../src/maps/render/viewport.js';
 
 export interface SourceOptions {
   kind?: SourceKind;

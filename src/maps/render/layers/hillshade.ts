@@ -18,6 +18,7 @@ import type { Dem } from '../dem.js';
 import { evaluateAt } from '../properties.js';
 import type { RenderLayer } from '../style.js';
 import { clampIndex, paintDemTiles } from './dem-paint.js';
+import { latitudeOfY } from '../../../platform/web-mercator.js';
 
 /** log2 of the Mercator world's width in metres, from which the prepare step gets metres per pixel. */
 const LOG2_WORLD_WIDTH = 25.2562;
@@ -248,8 +249,8 @@ export function drawHillshade(rc: RenderContext, layer: RenderLayer): void {
     const { dim } = dem;
     const size = dim + 2;
     const n = 2 ** cover.z;
-    const latTop = latitude(cover.y / n);
-    const latBottom = latitude((cover.y + 1) / n);
+    const latTop = latitudeOfY(cover.y / n);
+    const latBottom = latitudeOfY((cover.y + 1) / n);
     const spanX = rect.x1 - rect.x0;
     const spanY = rect.y1 - rect.y0;
     for (let py = y0; py < y1; py++) {
@@ -297,10 +298,4 @@ export function drawHillshade(rc: RenderContext, layer: RenderLayer): void {
       }
     }
   });
-}
-
-
-/** Latitude (degrees) of a Mercator y in world fractions. */
-function latitude(y: number): number {
-  return (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
 }
