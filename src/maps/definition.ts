@@ -15,7 +15,7 @@
 
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { Ajv } from 'ajv';
-import { FORMATS, type Format } from './request.js';
+import { FORMATS, type Format } from './image-format.js';
 
 export interface MapDefinition {
   /** Path of a style file, or the style itself. */

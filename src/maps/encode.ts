@@ -20,11 +20,9 @@
 import type { Canvas } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { releaseCanvas } from './render/canvas-pool.js';
-import type { Format } from './request.js';
+import type { Format } from './image-format.js';
 
 sharp.cache(false);
-
-export const CONTENT_TYPES: Record<Format, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
 
 export async function encodeImage(canvas: Canvas, format: Format): Promise<Buffer> {
   const { width, height } = canvas;

@@ -26,7 +26,7 @@ import { pathToFileURL } from 'node:url';
 import { validateStyleMin, type SourceSpecification, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { MapsConfig } from '../platform/config.js';
 import { DEFAULT_MAXZOOM, DEFAULT_MINZOOM, MAP_ID, parseDefinition, type MapDefinition } from './definition.js';
-import { FORMATS, type Format } from './request.js';
+import { FORMATS, type Format } from './image-format.js';
 import { TileCache } from './source/cache.js';
 import type { HttpOptions } from './source/http.js';
 import { silentLog, type Log } from './source/log.js';

@@ -11,16 +11,13 @@
  */
 
 import { parseColor, parseFill } from './color.js';
+import { ATTRIBUTIONS, type Attribution } from './draw/attribution.js';
+import { FORMATS, type Format } from './image-format.js';
 import { INVALID_FORMAT, INVALID_IMAGE_SIZE, MapsError, NOT_FOUND, URI_TOO_LONG } from './errors.js';
 import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
 import type { Viewport } from './render/viewport.js';
 import { autoViewport, checkViewport, fitBounds, type Bounds } from './viewport.js';
 
-export const FORMATS = ['png', 'jpg', 'webp'] as const;
-export type Format = (typeof FORMATS)[number];
-
-export const ATTRIBUTIONS = ['bottomright', 'bottomleft', 'topleft', 'topright', 'false'] as const;
-export type Attribution = (typeof ATTRIBUTIONS)[number];
 
 export const MAX_URI_BYTES = 8192;
 export const MIN_SIZE = 1;

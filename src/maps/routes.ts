@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
-import { CONTENT_TYPES } from './encode.js';
+import { CONTENT_TYPES } from './image-format.js';
 import { MapsError, NOT_FOUND, OUT_OF_BOUNDS, URI_TOO_LONG } from './errors.js';
 import { sendCached } from './http-cache.js';
 import type { IconLoader } from './icons.js';
 import type { RenderPool } from './pool.js';
 import { compileStyle } from './render/style.js';
 import type { MapRegistry, LoadedMap } from './registry.js';
-import { ATTRIBUTIONS, MAX_URI_BYTES, parseStaticRequest, type Query, type StaticRequest } from './request.js';
+import { ATTRIBUTIONS } from './draw/attribution.js';
+import { MAX_URI_BYTES, parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { Viewport } from './render/viewport.js';
 
 export interface StaticMapRouteOptions {

@@ -15,7 +15,8 @@ import type { Path, MarkerGroup } from './overlays.js';
 import type { LoadedMap } from './registry.js';
 import { compileStyle, type CompiledStyle } from './render/style.js';
 import { renderMap } from './render/renderer.js';
-import type { Attribution, Format } from './request.js';
+import type { Attribution } from './draw/attribution.js';
+import type { Format } from './image-format.js';
 import type { Viewport } from './render/viewport.js';
 
 export interface StaticImageJob {

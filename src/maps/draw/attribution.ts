@@ -4,9 +4,12 @@
  */
 
 import type { SKRSContext2D } from '@napi-rs/canvas';
-import type { Attribution } from '../request.js';
 import { SANS_FONT } from '../fonts.js';
 import type { Frame } from './frame.js';
+
+/** Where the attribution goes, or `false` for none. */
+export const ATTRIBUTIONS = ['bottomright', 'bottomleft', 'topleft', 'topright', 'false'] as const;
+export type Attribution = (typeof ATTRIBUTIONS)[number];
 
 const fontSize = 11;
 const paddingX = 5;

@@ -9,7 +9,6 @@ import type { StylePropertyExpression } from '@maplibre/maplibre-gl-style-spec';
 import type { RasterTile, TileSource } from '../source/source.js';
 import type { ImageSet } from '../sprite/sprite.js';
 import type { PixelRect, ViewTransform } from './projection.js';
-import type { SymbolPlacement } from '../symbol/placement.js';
 import type { CompiledStyle } from './style.js';
 import type { CoveredTile } from './tile-cover.js';
 import type { VectorTileView } from './vector.js';
@@ -43,8 +42,6 @@ export interface RenderContext {
   scratch(): Canvas;
   /** Gives a scratch canvas back for reuse. */
   release(canvas: Canvas): void;
-  /** The labels placed for the whole image, set once tiles are loaded (symbol layers draw them). */
-  symbols?: SymbolPlacement;
 }
 
 /** Restricts drawing to a tile's (pixel-rounded) square; undo with ctx.restore(). */

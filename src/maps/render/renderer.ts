@@ -42,7 +42,7 @@ import { FontCatalog } from '../glyphs/catalog.js';
 import { drawSymbol } from '../symbol/draw.js';
 import { placeSymbols, type PlacedLabel } from '../symbol/placement.js';
 
-const PAINTERS: Record<RenderLayerType, (rc: RenderContext, layer: RenderLayer) => void> = {
+const PAINTERS: Record<Exclude<RenderLayerType, 'symbol'>, (rc: RenderContext, layer: RenderLayer) => void> = {
   background: drawBackground,
   fill: drawFill,
   line: drawLine,
@@ -52,7 +52,6 @@ const PAINTERS: Record<RenderLayerType, (rc: RenderContext, layer: RenderLayer) 
   raster: drawRaster,
   hillshade: drawHillshade,
   'color-relief': drawColorRelief,
-  symbol: drawSymbol,
 };
 
 export async function renderMap(
@@ -94,13 +93,12 @@ export async function renderMap(
     release: (scratch) => pool.give(scratch),
   };
   const symbolLayers = layers.filter((layer) => layer.type === 'symbol');
-  if (symbolLayers.length > 0) {
-    rc.symbols = placeSymbols(rc, options.fonts ?? FontCatalog.default(), symbolLayers);
-    options.labels?.push(...rc.symbols.labels);
-  }
+  const placement = symbolLayers.length > 0 ? placeSymbols(rc, options.fonts ?? FontCatalog.default(), symbolLayers) : undefined;
+  if (placement) options.labels?.push(...placement.labels);
   for (const layer of layers) {
     signal?.throwIfAborted();
-    PAINTERS[layer.type](rc, layer);
+    if (layer.type !== 'symbol') PAINTERS[layer.type](rc, layer);
+    else if (placement) drawSymbol(rc, layer, placement);
   }
   signal?.throwIfAborted();
   return canvas;

@@ -7,19 +7,8 @@
  * polygons; at the points of points.
  */
 
+import type { LineAnchor, Point } from './anchor.js';
 import { checkMaxAngle } from './check-max-angle.js';
-
-export interface Point {
-  readonly x: number;
-  readonly y: number;
-}
-
-export interface LineAnchor extends Point {
-  /** Angle of the segment, radians (atan2 of b - a, y down). */
-  readonly angle: number;
-  /** Index of the segment's first point. */
-  readonly segment: number;
-}
 
 /** The length and box of the label along the line, glyph units and tile units per glyph unit. */
 export interface LabelExtent {

@@ -4,7 +4,7 @@
  * `maxAngle` radians in total. Tile units.
  */
 
-import type { LineAnchor, Point } from './anchors.js';
+import type { LineAnchor, Point } from './anchor.js';
 
 function angleTo(a: Point, b: Point): number {
   return Math.atan2(a.y - b.y, a.x - b.x);

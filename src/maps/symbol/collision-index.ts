@@ -6,7 +6,8 @@
  * before ('cooperative' hits only what was placed as 'never').
  */
 
-import { clipLines, type Point } from './anchors.js';
+import type { Point } from './anchor.js';
+import { clipLines } from './anchors.js';
 
 export type OverlapMode = 'never' | 'always' | 'cooperative';
 

@@ -18,7 +18,7 @@ import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../render/context.js';
 import { cssColor } from '../render/properties.js';
 import type { RenderLayer } from '../render/style.js';
-import type { DrawnGlyph, DrawnIcon, DrawnText } from './placement.js';
+import type { DrawnGlyph, DrawnIcon, DrawnText, SymbolPlacement } from './placement.js';
 import { renderSdfIcon } from './sdf-icon.js';
 import { Lru } from '../../platform/lru.js';
 
@@ -26,8 +26,9 @@ import { Lru } from '../../platform/lru.js';
 const sdfCache = new WeakMap<Canvas, Lru<string, ReturnType<typeof renderSdfIcon>>>();
 const SDF_CACHE_SIZE = 256;
 
-export function drawSymbol(rc: RenderContext, layer: RenderLayer): void {
-  const placed = rc.symbols?.drawn.get(layer.id);
+/** Draws the labels the placement pass gave the layer (none when it placed none). */
+export function drawSymbol(rc: RenderContext, layer: RenderLayer, placement: SymbolPlacement): void {
+  const placed = placement.drawn.get(layer.id);
   if (!placed) return;
   const { ctx, pixelRatio } = rc;
   for (const icon of placed.icons) drawIcon(ctx, icon, pixelRatio);

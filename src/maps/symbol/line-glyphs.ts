@@ -6,7 +6,7 @@
  * placed flipped: every offset walks the other way and glyphs turn by half a turn.
  */
 
-import type { Point } from './anchors.js';
+import type { Point } from './anchor.js';
 
 export interface GlyphOnLine {
   readonly x: number;

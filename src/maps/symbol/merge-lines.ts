@@ -5,7 +5,7 @@
  * rather than segment by segment. Only each feature's first line takes part, as in MapLibre.
  */
 
-import type { Point } from './anchors.js';
+import type { Point } from './anchor.js';
 
 export interface MergeCandidate {
   /** The label text; null or empty lines are never merged. */

@@ -18,7 +18,7 @@ import type { RenderContext } from '../render/context.js';
 import { isFeatureConstant, layoutValue, paintValue, type EvaluationZooms } from '../render/properties.js';
 import type { RenderLayer } from '../render/style.js';
 import { builtAtTileZoom, type VectorTileView } from '../render/vector.js';
-import type { Point } from './anchors.js';
+import type { Point } from './anchor.js';
 import { CollisionIndex, VIEWPORT_PADDING, type Box, type Circle, type OverlapMode } from './collision-index.js';
 import { iconQuads, type IconQuad } from './icon-quads.js';
 import { EXTENT, tileSymbols, type TileSymbol } from './layout.js';

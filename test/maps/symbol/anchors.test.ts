@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { centerAnchor, lineAnchors, type LabelExtent, type Point } from '../../../src/maps/symbol/anchors.js';
+import type { Point } from '../../../src/maps/symbol/anchor.js';
+import { centerAnchor, lineAnchors, type LabelExtent } from '../../../src/maps/symbol/anchors.js';
 import { checkMaxAngle } from '../../../src/maps/symbol/check-max-angle.js';
 
 // MapLibre's get_anchors tests (with its glyph size of 24 rather than the tests' 0.1): a 2-unit text and a

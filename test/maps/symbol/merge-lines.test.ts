@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Point } from '../../../src/maps/symbol/anchors.js';
+import type { Point } from '../../../src/maps/symbol/anchor.js';
 import { mergeLines } from '../../../src/maps/symbol/merge-lines.js';
 
 const line = (...xs: number[]): Point[][] => [xs.map((x) => ({ x, y: 0 }))];

@@ -1,0 +1,6 @@
+/** The image formats a map can be drawn in, as named in URLs and map definitions. */
+
+export const FORMATS = ['png', 'jpg', 'webp'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const CONTENT_TYPES: Record<Format, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' };
