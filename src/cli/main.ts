@@ -7,8 +7,8 @@ import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { MapsError } from '../maps/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
-import { buildWorld } from '../maps/world/build.js';
-import { buildSprite } from '../maps/sprite/build.js';
+import { buildWorld } from '../tools/world/build.js';
+import { buildSprite } from '../tools/sprite/build.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 

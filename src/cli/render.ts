@@ -5,10 +5,10 @@
 
 import { writeFile } from 'node:fs/promises';
 import type { Config } from '../platform/config.js';
-import { IconLoader } from '../maps/icons.js';
+import { IconLoader } from '../maps/static/icons.js';
 import { MapRegistry } from '../maps/registry.js';
-import { parseStaticRequest, type Query } from '../maps/request.js';
-import { renderStaticImage } from '../maps/static-image.js';
+import { parseStaticRequest, type Query } from '../maps/static/request.js';
+import { renderStaticImage } from '../maps/static/static-image.js';
 
 export interface RenderOptions {
   map: string;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
+import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
 import { loadRegistry, type Registry } from './registry.js';

@@ -4,7 +4,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
+import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { MapRegistry } from './registry.js';
 
 const mapSummary = {

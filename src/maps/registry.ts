@@ -27,14 +27,14 @@ import { validateStyleMin, type SourceSpecification, type StyleSpecification } f
 import type { MapsConfig } from '../platform/config.js';
 import { DEFAULT_MAXZOOM, DEFAULT_MINZOOM, MAP_ID, parseDefinition, type MapDefinition } from './definition.js';
 import { FORMATS, type Format } from './image-format.js';
-import { TileCache } from './source/cache.js';
-import type { HttpOptions } from './source/http.js';
-import { silentLog, type Log } from './source/log.js';
-import { resolveSource } from './source/resolve.js';
-import type { MapSource, TileSource } from './source/source.js';
-import { hasScheme, localPath } from './source/template.js';
-import { FontCatalog } from './glyphs/catalog.js';
-import { defaultSpriteLimits, loadSprite, type ImageSet } from './sprite/sprite.js';
+import { TileCache } from '../render/source/cache.js';
+import type { HttpOptions } from '../render/source/http.js';
+import { silentLog, type Log } from '../render/source/log.js';
+import { resolveSource } from '../render/source/resolve.js';
+import type { MapSource, TileSource } from '../render/source/source.js';
+import { hasScheme, localPath } from '../render/source/template.js';
+import { FontCatalog } from '../render/glyphs/catalog.js';
+import { defaultSpriteLimits, loadSprite, type ImageSet } from '../render/sprite/sprite.js';
 
 export interface LoadedMap {
   id: string;

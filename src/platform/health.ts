@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from './storage/database.js';
-import type { KeyGate } from './key-gate.js';
-import { gatedRoute } from './key-gate.js';
 
 const statusSchema = {
   type: 'object',
@@ -35,26 +33,5 @@ export async function healthRoutes(
         return reply.code(503).send({ status: 'unavailable', database: options.db.kind });
       }
     },
-  );
-}
-
-/** `/ping`: the smallest gated endpoint, so a client can check that its key is accepted. */
-export async function pingRoute(app: FastifyInstance, options: { gate: KeyGate }): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
-  app.get(
-    '/ping',
-    {
-      schema: {
-        summary: 'Check an API key',
-        tags: ['platform'],
-        querystring: {
-          type: 'object',
-          properties: { key: { type: 'string', description: 'API key token' } },
-        },
-        ...gatedRoute,
-        response: { 200: statusSchema, ...gatedRoute.response },
-      },
-    },
-    async () => ({ status: 'ok' }),
   );
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { HttpError } from '../platform/errors.js';
-import { gatedRoute, type KeyGate } from '../platform/key-gate.js';
+import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { WeatherCatalog } from './catalog.js';
 import { presentCatalog } from './layer.js';
 import { tileSize } from './mercator.js';

@@ -15,7 +15,7 @@ import { ingestFiles } from '../../src/weather/ingest.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { CHROMIUM, launchChromium } from '../maps/chromium.js';
+import { CHROMIUM, launchChromium } from '../chromium.js';
 import { globalField } from '../weather/fields.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

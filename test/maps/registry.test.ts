@@ -4,10 +4,10 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MapRegistry } from '../../src/maps/registry.js';
-import type { VectorTile } from '../../src/maps/source/source.js';
+import type { VectorTile } from '../../src/render/source/source.js';
 import { ConfigError, defaultConfig, loadConfig, type MapsConfig } from '../../src/platform/config.js';
 import { tempDir } from '../helpers.js';
-import { collection, MemoryLog, mvtPyramid, point, writePmtiles } from './source/fixtures.js';
+import { collection, MemoryLog, mvtPyramid, point, writePmtiles } from '../render/source/fixtures.js';
 
 const fixture = fileURLToPath(new URL('../../../test/fixtures/maps/basic', import.meta.url));
 

@@ -1,0 +1,168 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { originAllowed } from './origins.js';
+import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
+import type { UsageRecorder } from './usage.js';
+import { HttpError } from '../platform/errors.js';
+import type { RateDecision, RateLimiter } from '../platform/rate-limit.js';
+import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
+import type { Database } from '../platform/storage/database.js';
+
+export const keyRejectedMessage = 'Key is missing, invalid or restricted';
+
+/** The key a request was admitted with. */
+export interface AdmittedKey {
+  id: string;
+  accountId: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: AdmittedKey | null;
+  }
+}
+
+/** Route-schema parts every gated route declares, so the OpenAPI document shows the gate. */
+export const gatedRoute = {
+  security: [{ apiKey: [] }],
+  response: {
+    403: { $ref: 'ErrorBody#', description: keyRejectedMessage },
+    429: { $ref: 'ErrorBody#', description: 'Rate limit of the key exceeded; see Retry-After' },
+  },
+} as const;
+
+export interface KeyGateOptions {
+  db: Database;
+  keys: ApiKeyStore;
+  limiter: RateLimiter;
+  usage: UsageRecorder;
+  cacheSize: number;
+  negativeCacheMs: number;
+}
+
+interface CacheEntry {
+  key: GateKey | null;
+  expires: number;
+}
+
+/** A positive entry is dropped by a change notification; the age limit is only a backstop. */
+const positiveCacheMs = 5 * 60_000;
+const maxTokenLength = 256;
+
+/**
+ * The API-key gate in front of every public endpoint: `key` query parameter, origin and
+ * user-agent rules, per-key rate limit, usage counting. Verified keys are cached in memory by
+ * token hash; the cache is used only while this instance hears key-change notifications, so a
+ * deleted or changed key stops working everywhere as soon as the change commits.
+ */
+export class KeyGate {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inflight = new Map<string, Promise<GateKey | null>>();
+  /** Bumped by every invalidation, so a lookup that raced with one does not cache stale data. */
+  private epoch = 0;
+  private listening = false;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly options: KeyGateOptions) {}
+
+  async start(): Promise<void> {
+    this.options.keys.onChange((hex) => this.invalidate(hex));
+    this.unlisten = await this.options.db.listen(keyChangesTopic, {
+      onMessage: (hex) => this.invalidate(hex),
+      onDisconnect: () => {
+        this.listening = false;
+        this.flush();
+      },
+      onConnect: () => {
+        this.flush();
+        this.listening = true;
+      },
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    this.listening = false;
+  }
+
+  /**
+   * Fastify `onRequest` hook: admits the request or answers 403/429. Written with a callback
+   * rather than async so that a cached key with an in-memory limiter is decided synchronously.
+   */
+  readonly hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+    // Keys travel in the URL, not in cookies, so any web page may read the answer, refusals included.
+    reply.header('access-control-allow-origin', '*');
+    const token = (request.query as Record<string, unknown> | undefined)?.key;
+    if (typeof token !== 'string' || token.length === 0 || token.length > maxTokenLength) {
+      done(new HttpError(403, keyRejectedMessage));
+      return;
+    }
+    const hashHex = hashTokenHex(token);
+    const found = this.lookup(hashHex);
+    if (found instanceof Promise) {
+      found.then((key) => this.admit(request, hashHex, key, done), done);
+    } else {
+      this.admit(request, hashHex, found, done);
+    }
+  };
+
+  private admit(request: FastifyRequest, hashHex: string, key: GateKey | null, done: (error?: Error) => void): void {
+    const headers = request.headers;
+    if (
+      !key ||
+      !sameHexHash(key.tokenHashHex, hashHex) ||
+      !originAllowed(key.origins, headers.origin, headers.referer) ||
+      (key.userAgent !== null && !(headers['user-agent'] ?? '').includes(key.userAgent))
+    ) {
+      done(new HttpError(403, keyRejectedMessage));
+      return;
+    }
+    const decided = (decision: RateDecision) => {
+      if (!decision.allowed) {
+        done(new HttpError(429, 'Rate limit exceeded for this key', { 'retry-after': String(decision.retryAfter) }));
+        return;
+      }
+      this.options.usage.record(key.id, key.accountId);
+      request.apiKey = { id: key.id, accountId: key.accountId };
+      done();
+    };
+    const decision = this.options.limiter.take(key.id);
+    if (decision instanceof Promise) decision.then(decided, done);
+    else decided(decision);
+  }
+
+  invalidate(tokenHashHex: string): void {
+    this.epoch++;
+    this.cache.delete(tokenHashHex);
+  }
+
+  flush(): void {
+    this.epoch++;
+    this.cache.clear();
+  }
+
+  private lookup(hex: string): Promise<GateKey | null> | GateKey | null {
+    const cached = this.cache.get(hex);
+    if (cached && cached.expires > Date.now()) return cached.key;
+    const running = this.inflight.get(hex);
+    if (running) return running;
+    const epoch = this.epoch;
+    const lookup = this.options.keys
+      .findForGate(hex)
+      .then((key) => {
+        if (this.listening && epoch === this.epoch) this.remember(hex, key);
+        return key;
+      })
+      .finally(() => this.inflight.delete(hex));
+    this.inflight.set(hex, lookup);
+    return lookup;
+  }
+
+  private remember(hex: string, key: GateKey | null): void {
+    const { cacheSize, negativeCacheMs } = this.options;
+    const ttl = key ? positiveCacheMs : negativeCacheMs;
+    if (cacheSize === 0 || ttl === 0) return;
+    this.cache.delete(hex);
+    this.cache.set(hex, { key, expires: Date.now() + ttl });
+    if (this.cache.size > cacheSize) this.cache.delete(this.cache.keys().next().value!);
+  }
+}

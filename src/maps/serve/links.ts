@@ -1,0 +1,38 @@
+/**
+ * Meridian's own URLs for the parts of a map that a MapLibre client fetches (TileJSON, tiles,
+ * GeoJSON data, glyphs, sprites), absolute and carrying the key of the request that asked for
+ * them, so that a style or TileJSON handed to a browser works as it is. The origin is the
+ * request's scheme and host: Fastify takes them from X-Forwarded-Proto and X-Forwarded-Host only
+ * when `trustProxy` is set.
+ */
+
+import type { FastifyRequest } from 'fastify';
+import type { TileFormat } from '../../render/source/source.js';
+
+export interface MapLinks {
+  tileJson(source: string): string;
+  /** A tile URL template with `{z}`, `{x}` and `{y}`. */
+  tiles(source: string, format: TileFormat): string;
+  geojson(source: string): string;
+  /** The glyphs template, with `{fontstack}` and `{range}`. */
+  readonly glyphs: string;
+  /** A sprite base, to which MapLibre appends `@2x`, `.json` and `.png` before the query. */
+  sprite(id: string | undefined): string;
+}
+
+/** `scheme://host[:port]` of the request, as the client addressed the server. */
+export function requestOrigin(request: FastifyRequest): string {
+  return `${request.protocol}://${request.host}`;
+}
+
+export function mapLinks(origin: string, mapId: string, key: string): MapLinks {
+  const query = `?key=${encodeURIComponent(key)}`;
+  const map = `${origin}/maps/${encodeURIComponent(mapId)}`;
+  return {
+    tileJson: (source) => `${map}/sources/${encodeURIComponent(source)}.json${query}`,
+    tiles: (source, format) => `${map}/tiles/${encodeURIComponent(source)}/{z}/{x}/{y}.${format}${query}`,
+    geojson: (source) => `${map}/data/${encodeURIComponent(source)}.geojson${query}`,
+    glyphs: `${origin}/fonts/{fontstack}/{range}.pbf${query}`,
+    sprite: (id) => (id === undefined ? `${map}/sprite${query}` : `${map}/sprite/${encodeURIComponent(id)}${query}`),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The documents a MapLibre client loads a map from, behind the API-key gate:
+ * `/maps/{mapId}/style.json` (the style with Meridian's URLs, style-rewrite.ts),
+ * `/maps/{mapId}/sources/{source}.json` (TileJSON of each source, tilejson.ts) and
+ * `/maps/{mapId}/data/{source}.geojson` (the file of a GeoJSON source whose data is a local file).
+ */
+
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { MapsError, NOT_FOUND } from '../errors.js';
+import { etagOf, matchesTag, sendCached } from '../../platform/http-cache.js';
+import { mapLinks, requestOrigin } from './links.js';
+import type { LoadedMap, MapRegistry } from '../registry.js';
+import { GeoJsonSource } from '../../render/source/geojson.js';
+import type { MapSource } from '../../render/source/source.js';
+import { rewriteStyle } from './style-rewrite.js';
+import { tileJsonOf, tileJsonSchema } from './tilejson.js';
+
+export interface StyleRouteOptions {
+  gate: KeyGate;
+  registry: MapRegistry;
+  maxAgeSeconds: number;
+}
+
+const querystring = { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } } as const;
+const params = (...names: string[]) => ({
+  type: 'object',
+  required: names,
+  properties: Object.fromEntries(names.map((name) => [name, { type: 'string', description: name === 'mapId' ? 'Map identifier' : 'Source id of the style' }])),
+});
+
+type Request<P> = { Params: P; Querystring: { key: string } };
+
+export function mapOf(registry: MapRegistry, mapId: string): LoadedMap {
+  const map = registry.get(mapId);
+  if (!map) throw new MapsError(404, NOT_FOUND);
+  return map;
+}
+
+export function sourceOf(map: LoadedMap, id: string): MapSource {
+  const source = map.sources.get(id);
+  if (!source) throw new MapsError(404, NOT_FOUND);
+  return source;
+}
+
+export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptions): Promise<void> {
+  app.addHook('onRequest', options.gate.hook);
+  const { registry, maxAgeSeconds } = options;
+  const notFound = (what: string) => ({ 404: { $ref: 'ErrorBody#', description: what } });
+
+  app.get<Request<{ mapId: string }>>(
+    '/maps/:mapId/style.json',
+    {
+      schema: {
+        tags: ['interactive maps'],
+        summary: 'The map’s MapLibre style, its sources, glyphs and sprite at Meridian’s URLs with the same key',
+        security: gatedRoute.security,
+        params: params('mapId'),
+        querystring,
+        response: {
+          200: { description: 'MapLibre style (v8)', type: 'object', additionalProperties: true },
+          304: { description: 'Not modified (If-None-Match)' },
+          ...notFound('No such map'),
+          ...gatedRoute.response,
+        },
+      },
+    },
+    async (request, reply) => {
+      const map = mapOf(registry, request.params.mapId);
+      const style = rewriteStyle(map, mapLinks(requestOrigin(request), map.id, request.query.key));
+      return sendCached(request, reply, JSON.stringify(style), 'application/json; charset=utf-8', maxAgeSeconds);
+    },
+  );
+
+  app.get<Request<{ mapId: string; source: string }>>(
+    '/maps/:mapId/sources/:source.json',
+    {
+      schema: {
+        tags: ['interactive maps'],
+        summary: 'TileJSON 3.0.0 of a source of the map',
+        security: gatedRoute.security,
+        params: params('mapId', 'source'),
+        querystring,
+        response: {
+          200: { description: 'TileJSON', ...tileJsonSchema },
+          304: { description: 'Not modified (If-None-Match)' },
+          ...notFound('No such map or source'),
+          ...gatedRoute.response,
+        },
+      },
+    },
+    async (request, reply) => {
+      const map = mapOf(registry, request.params.mapId);
+      const source = sourceOf(map, request.params.source);
+      const document = tileJsonOf(request.params.source, source, mapLinks(requestOrigin(request), map.id, request.query.key));
+      return sendCached(request, reply, JSON.stringify(document), 'application/json; charset=utf-8', maxAgeSeconds);
+    },
+  );
+
+  app.get<Request<{ mapId: string; source: string }>>(
+    '/maps/:mapId/data/:source.geojson',
+    {
+      schema: {
+        tags: ['interactive maps'],
+        summary: 'The GeoJSON file of a geojson source whose data is a local file',
+        security: gatedRoute.security,
+        params: params('mapId', 'source'),
+        querystring,
+        response: {
+          200: { description: 'The GeoJSON file as it is on disk', content: { 'application/geo+json': { schema: { type: 'object' } } } },
+          304: { description: 'Not modified (If-None-Match)' },
+          ...notFound('No such map, or no such source with its data in a local file'),
+          ...gatedRoute.response,
+        },
+      },
+    },
+    async (request, reply) => {
+      const source = sourceOf(mapOf(registry, request.params.mapId), request.params.source);
+      if (!(source instanceof GeoJsonSource) || source.dataFile === undefined) throw new MapsError(404, NOT_FOUND);
+      const file = source.dataFile;
+      const { size, mtimeMs } = await stat(file).catch(() => {
+        throw new MapsError(404, NOT_FOUND);
+      });
+      // The file may be large: it is streamed, and its tag made from its size and time.
+      const etag = etagOf(`${file} ${size} ${mtimeMs}`);
+      reply.header('etag', etag).header('cache-control', `public, max-age=${maxAgeSeconds}`);
+      if (matchesTag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/geo+json').header('content-length', size).send(createReadStream(file));
+    },
+  );
+}

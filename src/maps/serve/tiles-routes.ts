@@ -1,0 +1,116 @@
+/**
+ * `/maps/{mapId}/tiles/{source}/{z}/{x}/{y}.{format}`, behind the API-key gate: a tile of a map's
+ * source, as the source stores it (never decoded and re-encoded): vector tiles as MVT (GeoJSON
+ * sources encoded on the fly), images as they are, with the content type of their bytes.
+ *
+ * A tile stored gzipped is sent with `Content-Encoding: gzip` to a client that accepts gzip, and
+ * gunzipped for one that does not (with `Vary: Accept-Encoding`). The extension must be the
+ * source's (its TileJSON's): `pbf` for vector and GeoJSON sources. z above 30, or x or y outside
+ * the zoom's 2^z range, is 400; a zoom outside the source's range, or a tile the source does not
+ * have, 404; a remote source that fails, 502.
+ */
+
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { HttpError } from '../../platform/errors.js';
+import { INVALID_FORMAT, MapsError, NOT_FOUND, OUT_OF_BOUNDS } from '../errors.js';
+import { sendCached } from '../../platform/http-cache.js';
+import type { MapRegistry } from '../registry.js';
+import type { Log } from '../../render/source/log.js';
+import type { TileFormat } from '../../render/source/source.js';
+import { mapOf, sourceOf } from './style-routes.js';
+
+const gunzipAsync = promisify(gunzip);
+
+export interface TileRouteOptions {
+  gate: KeyGate;
+  registry: MapRegistry;
+  maxAgeSeconds: number;
+}
+
+export const TILE_FORMATS: readonly TileFormat[] = ['pbf', 'png', 'jpg', 'webp'];
+const MAX_ZOOM = 30;
+
+/** Whether an Accept-Encoding header admits gzip (listed, or `*`, without q=0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  const weights = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...parameters] = part.trim().toLowerCase().split(';');
+    const q = parameters.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((value) => value !== undefined);
+    weights.set(name!.trim(), q === undefined ? 1 : Number(q));
+  }
+  const weight = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*') ?? 0;
+  return weight > 0;
+}
+
+export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions): Promise<void> {
+  app.addHook('onRequest', options.gate.hook);
+  const { registry, maxAgeSeconds } = options;
+  const failed = new Set<string>();
+  const log: Log = app.log;
+
+  app.get<{ Params: { mapId: string; source: string; z: number; x: number; y: number; format: TileFormat }; Querystring: { key: string } }>(
+    '/maps/:mapId/tiles/:source/:z/:x/:y.:format',
+    {
+      schema: {
+        tags: ['interactive maps'],
+        summary: 'A tile of a source of the map, as the source stores it',
+        security: gatedRoute.security,
+        params: {
+          type: 'object',
+          required: ['mapId', 'source', 'z', 'x', 'y', 'format'],
+          properties: {
+            mapId: { type: 'string', description: 'Map identifier' },
+            source: { type: 'string', description: 'Source id of the style' },
+            z: { type: 'integer', minimum: 0, maximum: MAX_ZOOM },
+            x: { type: 'integer', minimum: 0 },
+            y: { type: 'integer', minimum: 0 },
+            format: { type: 'string', enum: [...TILE_FORMATS], description: 'pbf for vector and GeoJSON sources; the image format of raster sources, as their TileJSON says' },
+          },
+        },
+        querystring: { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } },
+        response: {
+          200: {
+            description: 'The tile; gzipped vector tiles keep Content-Encoding: gzip when the client accepts it',
+            content: Object.fromEntries(['application/x-protobuf', 'image/png', 'image/jpeg', 'image/webp'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+          },
+          304: { description: 'Not modified (If-None-Match)' },
+          400: { $ref: 'ErrorBody#', description: 'Out of bounds (x or y beyond 2^z, z beyond 30), or a format that is not the source’s' },
+          404: { $ref: 'ErrorBody#', description: 'No such map or source, a zoom outside the source’s range, or no tile there' },
+          502: { $ref: 'ErrorBody#', description: 'The source’s remote server failed' },
+          ...gatedRoute.response,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { mapId, source: sourceId, z, x, y, format } = request.params;
+      if (x >= 2 ** z || y >= 2 ** z) throw new MapsError(400, OUT_OF_BOUNDS);
+      const map = mapOf(registry, mapId);
+      const source = sourceOf(map, sourceId);
+      if (format !== source.format) throw new MapsError(400, INVALID_FORMAT);
+      let tile;
+      try {
+        tile = await source.getTileData(z, x, y);
+      } catch (error) {
+        const name = `${mapId}/${sourceId}`;
+        // One line per source: a failing tile server would otherwise fill the log.
+        if (!failed.has(name)) {
+          failed.add(name);
+          log.warn(`map "${mapId}", source "${sourceId}": tile ${z}/${x}/${y} failed (${(error as Error).message}); later failures of this source are not logged`);
+        }
+        throw new HttpError(502, 'The tile could not be read from its source');
+      }
+      if (!tile) throw new MapsError(404, NOT_FOUND);
+      let { data } = tile;
+      if (tile.contentEncoding === 'gzip') {
+        reply.header('vary', 'Accept-Encoding');
+        if (acceptsGzip(request.headers['accept-encoding'])) reply.header('content-encoding', 'gzip');
+        else data = new Uint8Array(await gunzipAsync(data));
+      }
+      return sendCached(request, reply, data, tile.contentType, maxAgeSeconds);
+    },
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * The request side of a static map: `/api/maps/{mapId}/static/{area}/{width}x{height}{scale}.{format}`
+ * and its query, checked and resolved to the final viewport. Choices where the spec is silent:
+ *   - an area that is neither `lon,lat,zoom`, `minx,miny,maxx,maxy` nor `auto` is no route: 404;
+ *   - a single-valued query parameter given more than once takes its last value;
+ *   - `padding` is a fraction in [0, 0.5) (0.5 would leave no room for the features);
+ *   - booleans are `true`/`false`/`1`/`0`;
+ *   - at most MAX_POINTS points in all paths and markers together;
+ *   - the deprecated `fill`, `stroke`, `width` style every path that does not set its own, and each
+ *     deprecated `encodedpath` is one more path, as `enc:<value>`.
+ */
+
+import { parseColor, parseFill } from './color.js';
+import { ATTRIBUTIONS, type Attribution } from './draw/attribution.js';
+import { FORMATS, type Format } from '../image-format.js';
+import { INVALID_FORMAT, INVALID_IMAGE_SIZE, MapsError, NOT_FOUND, URI_TOO_LONG } from '../errors.js';
+import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
+import type { Viewport } from '../../render/view/viewport.js';
+import { autoViewport, checkViewport, fitBounds, type Bounds } from './fit.js';
+
+
+export const MAX_URI_BYTES = 8192;
+export const MIN_SIZE = 1;
+export const MAX_SIZE = 2048;
+export const MAX_POINTS = 10_000;
+export const DEFAULT_PADDING = 0.1;
+export const MAX_PADDING = 0.5;
+
+export type Query = Record<string, string | string[] | undefined>;
+
+export interface StaticRequest {
+  mapId: string;
+  kind: 'center' | 'bounds' | 'auto';
+  /** The bounds of a bounds request as given; `null` for the other kinds. */
+  bounds: Bounds | null;
+  format: Format;
+  /** The final view: width and height in CSS pixels, `pixelRatio` 2 for `@2x`. */
+  viewport: Viewport;
+  paths: Path[];
+  markers: MarkerGroup[];
+  attribution: Attribution;
+  padding: number;
+  shortest: boolean;
+}
+
+const NUMBER = String.raw`-?(?:\d+(?:\.\d*)?|\.\d+)`;
+const AREA = new RegExp(`^(?:auto|(${NUMBER}),(${NUMBER}),(${NUMBER})|(${NUMBER}),(${NUMBER}),(${NUMBER}),(${NUMBER}))$`);
+const SIZE = /^(\d+)x(\d+)(@\d+x)?\.([A-Za-z0-9]+)$/;
+const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
+
+export function parseStaticRequest(
+  mapId: string,
+  spec: string,
+  query: Query,
+  rawUrlLength: number,
+  allowedFormats: readonly Format[] = FORMATS,
+): StaticRequest {
+  if (rawUrlLength > MAX_URI_BYTES) throw new MapsError(414, URI_TOO_LONG);
+  const slash = spec.indexOf('/');
+  const area = AREA.exec(spec.slice(0, slash));
+  const size = SIZE.exec(spec.slice(slash + 1));
+  if (slash < 0 || !area || !size) throw new MapsError(404, NOT_FOUND);
+
+  const format = FORMATS.find((known) => known === size[4]);
+  if (!format || !allowedFormats.includes(format)) throw new MapsError(400, INVALID_FORMAT);
+  const width = Number(size[1]);
+  const height = Number(size[2]);
+  if (!(width >= MIN_SIZE && width <= MAX_SIZE && height >= MIN_SIZE && height <= MAX_SIZE)) {
+    throw new MapsError(400, INVALID_IMAGE_SIZE);
+  }
+  if (size[3] !== undefined && size[3] !== '@2x') throw new MapsError(400, INVALID_IMAGE_SIZE);
+  const pixelRatio = size[3] === '@2x' ? 2 : 1;
+
+  const attribution = ATTRIBUTIONS.find((known) => known === single(query, 'attribution', 'bottomright')) ?? invalid('attribution');
+  const padding = parsePadding(single(query, 'padding', String(DEFAULT_PADDING)));
+  const shortest = parseBoolean(single(query, 'shortest', 'false')) ?? invalid('shortest');
+  const latlng = parseBoolean(single(query, 'latlng', 'false')) ?? invalid('latlng');
+  const defaults = deprecatedDefaults(query, shortest);
+
+  const pathValues = [...all(query, 'path'), ...all(query, 'encodedpath').map((text) => `enc:${text}`)];
+  const paths = pathValues.map((value) => parsePath(value, defaults, latlng));
+  const markers = all(query, 'markers').map((value) => parseMarkers(value, latlng));
+  const points = paths.reduce((sum, path) => sum + path.points.length, 0) + markers.reduce((sum, group) => sum + group.markers.length, 0);
+  if (points > MAX_POINTS) throw new MapsError(400, `Too many points: at most ${MAX_POINTS} in all paths and markers`);
+
+  const common = { mapId, format, paths, markers, attribution, padding, shortest };
+  if (area[1] !== undefined) {
+    const center: [number, number] = [Number(area[1]), Number(area[2])];
+    const zoom = Number(area[3]);
+    checkViewport(center, zoom);
+    return { ...common, kind: 'center', bounds: null, viewport: { center, zoom, width, height, pixelRatio } };
+  }
+  if (area[4] !== undefined) {
+    const bounds: Bounds = [Number(area[4]), Number(area[5]), Number(area[6]), Number(area[7])];
+    return { ...common, kind: 'bounds', bounds, viewport: fitBounds(bounds, width, height, padding, pixelRatio) };
+  }
+  const features = { paths, markers: markers.flatMap((group) => group.markers.map((marker): [number, number] => [marker.lon, marker.lat])) };
+  return { ...common, kind: 'auto', bounds: null, viewport: autoViewport(features, width, height, padding, shortest, pixelRatio) };
+}
+
+function deprecatedDefaults(query: Query, shortest: boolean): PathDefaults {
+  const defaults: PathDefaults = { shortest };
+  const fill = single(query, 'fill', undefined);
+  const stroke = single(query, 'stroke', undefined);
+  const width = single(query, 'width', undefined);
+  if (fill !== undefined) {
+    const parsed = parseFill(fill);
+    if (parsed === undefined) invalid('fill');
+    defaults.fill = parsed;
+  }
+  if (stroke !== undefined) defaults.stroke = parseColor(stroke) ?? invalid('stroke');
+  if (width !== undefined) defaults.width = parseWidth(width) ?? invalid('width');
+  return defaults;
+}
+
+function parsePadding(text: string): number {
+  const padding = Number(text);
+  return DECIMAL.test(text) && padding < MAX_PADDING ? padding : invalid('padding');
+}
+
+function single<T extends string | undefined>(query: Query, name: string, fallback: T): string | T {
+  const value = query[name];
+  return (Array.isArray(value) ? value[value.length - 1] : value) ?? fallback;
+}
+
+function all(query: Query, name: string): string[] {
+  const value = query[name];
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+function invalid(name: string): never {
+  throw new MapsError(400, `Invalid ${name}`);
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { CONTENT_TYPES } from '../image-format.js';
+import { MapsError, NOT_FOUND, OUT_OF_BOUNDS, URI_TOO_LONG } from '../errors.js';
+import { sendCached } from '../../platform/http-cache.js';
+import type { IconLoader } from './icons.js';
+import type { RenderPool } from './pool.js';
+import { compileStyle } from '../../render/style/style.js';
+import type { MapRegistry, LoadedMap } from '../registry.js';
+import { ATTRIBUTIONS } from './draw/attribution.js';
+import { MAX_URI_BYTES, parseStaticRequest, type Query, type StaticRequest } from './request.js';
+import type { Viewport } from '../../render/view/viewport.js';
+
+export interface StaticMapRouteOptions {
+  gate: KeyGate;
+  registry: MapRegistry;
+  pool: RenderPool;
+  icons: IconLoader;
+  /** `Cache-Control: public, max-age=` of the images. */
+  maxAgeSeconds: number;
+}
+
+const text = (description: string) => ({ type: 'string', description }) as const;
+const repeated = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const;
+const image = (kind: string) => `Image: ${kind}. {width}x{height}[@2x].{format}, width and height 1..2048, format png, jpg or webp as the map allows`;
+
+/**
+ * Static map images (spec 4.2): a map rendered by centre and zoom, by bounds, or fitted to the paths
+ * and markers of the query, behind the API-key gate. A URI longer than 8192 bytes is refused with
+ * 414 before anything else, the key included.
+ */
+export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRouteOptions): Promise<void> {
+  app.addHook('onRequest', async (request) => {
+    if (Buffer.byteLength(request.raw.url ?? '') > MAX_URI_BYTES) throw new MapsError(414, URI_TOO_LONG);
+  });
+  app.addHook('onRequest', options.gate.hook);
+  for (const id of options.registry.ids()) {
+    const { warnings } = compileStyle(options.registry.get(id)!.style);
+    if (warnings.length > 0) app.log.warn({ map: id, unsupported: warnings }, 'map uses style properties that Meridian does not draw');
+  }
+
+  const querystring = {
+    type: 'object',
+    properties: {
+      key: text('API key'),
+      path: repeated('Path drawn on the map: [fill:C|][stroke:C|][width:N|][shortest:B|] then enc:POLYLINE or lon,lat|lon,lat…'),
+      markers: repeated('Markers: [icon:URL|][anchor:A|][scale:N|] then lon,lat[,colour] entries separated by |'),
+      attribution: { type: 'string', enum: [...ATTRIBUTIONS], default: 'bottomright', description: 'Corner of the attribution, or false for none' },
+      shortest: text('true draws every path the short way across the antimeridian (default false)'),
+      padding: text('Margin around fitted bounds or features, as a fraction of the size on each side (default 0.1)'),
+      latlng: text('true reads every coordinate pair of path and markers as lat,lon (default false)'),
+      fill: text('Deprecated: default fill colour of every path'),
+      stroke: text('Deprecated: default stroke colour of every path'),
+      width: text('Deprecated: default stroke width of every path, CSS pixels'),
+      encodedpath: repeated('Deprecated: a path as an encoded polyline'),
+    },
+  } as const;
+  const response = {
+    200: {
+      description: 'The image',
+      content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+    },
+    304: { description: 'Not modified (If-None-Match)' },
+    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, or a malformed path or marker' },
+    404: { $ref: 'ErrorBody#', description: 'No such map' },
+    414: { $ref: 'ErrorBody#', description: URI_TOO_LONG },
+    503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
+    ...gatedRoute.response,
+  };
+  const route = (summary: string, area: object) => ({
+    schema: {
+      tags: ['static maps'],
+      summary,
+      security: gatedRoute.security,
+      params: {
+        type: 'object',
+        required: ['mapId', 'area', 'image'],
+        properties: { mapId: text('Map identifier'), area, image: text(image('size, scale and format')) },
+      },
+      querystring,
+      response,
+    },
+  });
+
+  app.get(
+    '/api/maps/:mapId/static/:area/:image',
+    route('Static map image by centre and zoom ({lon},{lat},{zoom}), bounds ({minx},{miny},{maxx},{maxy}) or auto', text('lon,lat,zoom | minx,miny,maxx,maxy | auto')),
+    async (request: FastifyRequest<{ Params: { mapId: string; area: string; image: string }; Querystring: Query }>, reply: FastifyReply) => {
+      const { mapId, area, image: imageSpec } = request.params;
+      const map = options.registry.get(mapId);
+      if (!map) throw new MapsError(404, NOT_FOUND);
+      const parsed = parseStaticRequest(mapId, `${area}/${imageSpec}`, request.query, Buffer.byteLength(request.raw.url ?? ''), map.formats);
+      const viewport = withinMapZooms(parsed, map);
+      const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
+      const bytes = await options.pool.render(mapId, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons });
+      return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
+    },
+  );
+}
+
+/**
+ * A centre request must ask for a zoom the map offers; a fitted view is brought into the map's
+ * range instead, since the client did not choose its zoom.
+ */
+function withinMapZooms(request: StaticRequest, map: LoadedMap): Viewport {
+  const { viewport } = request;
+  if (request.kind === 'center') {
+    if (viewport.zoom < map.minzoom || viewport.zoom > map.maxzoom) throw new MapsError(400, OUT_OF_BOUNDS);
+    return viewport;
+  }
+  return { ...viewport, zoom: Math.min(map.maxzoom, Math.max(map.minzoom, viewport.zoom)) };
+}

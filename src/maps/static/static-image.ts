@@ -1,0 +1,65 @@
+/**
+ * One static image from start to finish: the map drawn by the renderer, then the overlays (paths,
+ * markers, attribution) in CSS pixels on top, then the encoding. Used by the render workers and by
+ * `meridian render`; everything it needs arrives in the job, so it runs the same in both.
+ */
+
+import { loadImage, type Image } from '@napi-rs/canvas';
+import { drawAttribution } from './draw/attribution.js';
+import { frameOf } from './draw/frame.js';
+import { drawMarkers } from './draw/markers.js';
+import { drawPaths } from './draw/paths.js';
+import { encodeImage } from './encode.js';
+import { registerFonts } from './fonts.js';
+import type { Path, MarkerGroup } from './overlays.js';
+import type { LoadedMap } from '../registry.js';
+import { compileStyle, type CompiledStyle } from '../../render/style/style.js';
+import { renderMap } from '../../render/renderer.js';
+import type { Attribution } from './draw/attribution.js';
+import type { Format } from '../image-format.js';
+import type { Viewport } from '../../render/view/viewport.js';
+
+export interface StaticImageJob {
+  viewport: Viewport;
+  format: Format;
+  paths: Path[];
+  markers: MarkerGroup[];
+  attribution: Attribution;
+  /** The bytes of every marker icon the job uses, by URL (fetched beforehand, see icons.ts). */
+  icons: Map<string, Uint8Array>;
+}
+
+const compiled = new WeakMap<LoadedMap, CompiledStyle>();
+
+/** The map's style compiled once per map and thread. */
+export function compiledStyleOf(map: LoadedMap): CompiledStyle {
+  let style = compiled.get(map);
+  if (!style) {
+    style = compileStyle(map.style);
+    compiled.set(map, style);
+  }
+  return style;
+}
+
+export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {
+  const fonts = map.fonts();
+  registerFonts(fonts);
+  const images = await map.images(job.viewport.pixelRatio);
+  // JPEG has no alpha: the map is drawn over white.
+  const background = job.format === 'jpg' ? '#ffffff' : undefined;
+  const canvas = await renderMap(compiledStyleOf(map), map.sources, job.viewport, { signal, images, fonts, background });
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(job.viewport.pixelRatio, 0, 0, job.viewport.pixelRatio, 0, 0);
+  const frame = frameOf(job.viewport);
+  drawPaths(ctx, frame, job.paths);
+  drawMarkers(ctx, frame, job.markers, await decodeIcons(job.icons));
+  drawAttribution(ctx, frame, map.attribution, job.attribution);
+  signal?.throwIfAborted();
+  return encodeImage(canvas, job.format);
+}
+
+async function decodeIcons(icons: Map<string, Uint8Array>): Promise<Map<string, Image>> {
+  const images = new Map<string, Image>();
+  for (const [url, bytes] of icons) images.set(url, await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)));
+  return images;
+}

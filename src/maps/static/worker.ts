@@ -1,0 +1,29 @@
+/**
+ * A worker thread of the render pool: it opens the configured maps once (its own file handles and
+ * tile cache) and does the CPU-heavy work of the maps area off the server's event loop: static
+ * images, and the glyph ranges of the interactive maps (signed distance fields of 256 glyphs, tens
+ * to hundreds of milliseconds each).
+ */
+
+import { workerData } from 'node:worker_threads';
+import { move } from 'piscina';
+import type { Config } from '../../platform/config.js';
+import { glyphRangePbf } from '../../render/glyphs/pbf.js';
+import { installedFonts, MapRegistry } from '../registry.js';
+import { renderStaticImage, type StaticImageJob } from './static-image.js';
+
+export type WorkerTask =
+  | { kind: 'render'; mapId: string; job: StaticImageJob }
+  | { kind: 'glyphs'; fontstack: string[]; start: number };
+
+const config = (workerData as { config: Config }).config;
+let registry: Promise<MapRegistry> | undefined;
+
+export default async function run(task: WorkerTask): Promise<unknown> {
+  if (task.kind === 'glyphs') return move(glyphRangePbf(installedFonts(config.dataDir), task.fontstack, task.start));
+  registry ??= MapRegistry.open(config);
+  const map = (await registry).get(task.mapId);
+  if (!map) throw new Error(`map ${task.mapId} is not loaded in this worker`);
+  const bytes = await renderStaticImage(map, task.job);
+  return move(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}

@@ -1,0 +1,166 @@
+/**
+ * symbol: draws what the placement pass placed for this layer, icons first, then text as MapLibre
+ * orders them. Glyphs are vector outlines (the font's own, from the catalog, at 24 px) scaled to
+ * the text size, at the positions the glyph PBFs' metrics give, so they land where MapLibre's SDF
+ * quads do.
+ *
+ * The halo is an approximation of MapLibre's SDF halo: the outline stroked with a round-joined pen
+ * of twice text-halo-width (so it reaches text-halo-width beyond the glyph edge) under the fill,
+ * in the halo colour, a ring around the glyph edges as MapLibre's is; text-halo-blur softens it with a blur filter of that many pixels. MapLibre
+ * also clamps very wide halos to its SDF's range (about 8 px at 24 px); that clamp is left out.
+ * Icons are drawn piece by piece (icon-quads.ts: stretchable images with icon-text-fit), sampled
+ * like MapLibre samples its atlas; SDF icons are rendered from their distance field with
+ * icon-color and their halo (sdf-icon.ts).
+ */
+
+import { Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Color } from '@maplibre/maplibre-gl-style-spec';
+import type { RenderContext } from '../paint/context.js';
+import { cssColor } from '../style/properties.js';
+import type { RenderLayer } from '../style/style.js';
+import type { DrawnGlyph, DrawnIcon, DrawnText, SymbolPlacement } from './placement.js';
+import { renderSdfIcon } from './sdf-icon.js';
+import { Lru } from '../../platform/lru.js';
+
+/** Rendered SDF icons per image, by everything their pixels depend on. */
+const sdfCache = new WeakMap<Canvas, Lru<string, ReturnType<typeof renderSdfIcon>>>();
+const SDF_CACHE_SIZE = 256;
+
+/** Draws the labels the placement pass gave the layer (none when it placed none). */
+export function drawSymbol(rc: RenderContext, layer: RenderLayer, placement: SymbolPlacement): void {
+  const placed = placement.drawn.get(layer.id);
+  if (!placed) return;
+  const { ctx, pixelRatio } = rc;
+  for (const icon of placed.icons) drawIcon(ctx, icon, pixelRatio);
+  const paths = placed.texts.map((text) => textPaths(text.glyphs, pixelRatio));
+  ctx.save();
+  ctx.lineJoin = 'round';
+  placed.texts.forEach((text, i) => {
+    ctx.setTransform(1, 0, 0, 1, text.origin.x * pixelRatio, text.origin.y * pixelRatio);
+    drawHalo(ctx, text, paths[i]!.all, pixelRatio);
+  });
+  placed.texts.forEach((text, i) => {
+    ctx.setTransform(1, 0, 0, 1, text.origin.x * pixelRatio, text.origin.y * pixelRatio);
+    drawFill(ctx, text, paths[i]!.byColor);
+  });
+  ctx.restore();
+}
+
+interface TextPaths {
+  readonly pixelRatio: number;
+  /** Every glyph, for the halo. */
+  readonly all: Path2D;
+  readonly byColor: ReadonlyMap<Color | null, Path2D>;
+}
+
+/** The paths of a label's glyphs, kept while placement keeps handing out the same glyphs. */
+const pathCache = new WeakMap<readonly DrawnGlyph[], TextPaths>();
+
+/**
+ * A label's glyph outlines in device pixels from its origin, all together (for the halo) and by
+ * fill colour: one path per label, so that Skia fills and strokes each label once rather than
+ * glyph by glyph.
+ */
+function textPaths(glyphs: readonly DrawnGlyph[], pixelRatio: number): TextPaths {
+  const cached = pathCache.get(glyphs);
+  if (cached?.pixelRatio === pixelRatio) return cached;
+  const all = new Path2D();
+  const colors = new Set(glyphs.map((glyph) => glyph.color));
+  const byColor = new Map<Color | null, Path2D>(colors.size === 1 ? [[glyphs[0]!.color, all]] : []);
+  for (const glyph of glyphs) {
+    if (!glyph.glyph.path) continue;
+    const s = glyph.scale * pixelRatio;
+    const cos = Math.cos(glyph.angle);
+    const sin = Math.sin(glyph.angle);
+    const matrix = { a: cos * s, b: sin * s, c: -sin * s, d: cos * s, e: glyph.x * pixelRatio, f: glyph.y * pixelRatio };
+    all.addPath(glyph.glyph.path, matrix);
+    if (colors.size === 1) continue;
+    let path = byColor.get(glyph.color);
+    if (!path) byColor.set(glyph.color, (path = new Path2D()));
+    path.addPath(glyph.glyph.path, matrix);
+  }
+  const paths = { pixelRatio, all, byColor };
+  pathCache.set(glyphs, paths);
+  return paths;
+}
+
+function drawHalo(ctx: SKRSContext2D, text: DrawnText, path: Path2D, pixelRatio: number): void {
+  if (!(text.haloWidth > 0)) return;
+  const color = cssColor(text.haloColor, text.opacity);
+  if (!color) return;
+  ctx.fillStyle = color;
+  ctx.strokeStyle = color;
+  // A pen of twice the halo width reaches halo-width beyond the glyph edge. Like MapLibre's halo,
+  // a ring: the inside of the glyphs is left to the text (which may be translucent).
+  ctx.lineWidth = 2 * text.haloWidth * pixelRatio;
+  if (!(text.haloBlur > 0)) {
+    ctx.stroke(path);
+    return;
+  }
+  // A blur filter would make Skia draw every label through a layer the size of the whole image; a
+  // shadow blurs only the stroke's own mask. The stroke goes far off the image and its shadow, of a
+  // standard deviation of half the blur, comes back onto the label.
+  ctx.save();
+  ctx.shadowColor = color;
+  ctx.shadowBlur = text.haloBlur * pixelRatio;
+  ctx.shadowOffsetX = SHADOW_SHIFT;
+  ctx.translate(-SHADOW_SHIFT, 0);
+  ctx.stroke(path);
+  ctx.restore();
+}
+
+/** How far off the image a blurred halo's stroke is drawn, in device pixels (beyond any image). */
+const SHADOW_SHIFT = 65536;
+
+function drawFill(ctx: SKRSContext2D, text: DrawnText, byColor: ReadonlyMap<Color | null, Path2D>): void {
+  for (const [own, path] of byColor) {
+    const color = cssColor(own ?? text.color, text.opacity);
+    if (!color) continue;
+    ctx.fillStyle = color;
+    ctx.fill(path);
+  }
+}
+
+function drawIcon(ctx: SKRSContext2D, icon: DrawnIcon, pixelRatio: number): void {
+  if (!(icon.opacity > 0)) return;
+  if (icon.image.sdf) {
+    // Rendered for the anchor's place within its device pixel (to an eighth of a pixel), and kept.
+    const ax = Math.round(icon.anchorX * pixelRatio * 8) / 8;
+    const ay = Math.round(icon.anchorY * pixelRatio * 8) / 8;
+    const px = Math.floor(ax);
+    const py = Math.floor(ay);
+    const key = [ax - px, ay - py, pixelRatio, icon.angle, icon.size, icon.opacity, icon.haloWidth, icon.haloBlur, icon.color, icon.haloColor, ...icon.quads.flatMap((q) => Object.values(q))].join();
+    let cache = sdfCache.get(icon.image.image);
+    if (!cache) sdfCache.set(icon.image.image, (cache = new Lru(SDF_CACHE_SIZE)));
+    let rendered = cache.get(key);
+    if (rendered === undefined) rendered = cache.set(key, renderSdfIcon(icon.image.image, icon.quads, (ax - px) / pixelRatio, (ay - py) / pixelRatio, icon.angle, pixelRatio, icon));
+    if (rendered) {
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.drawImage(rendered.canvas, px + rendered.x, py + rendered.y);
+      ctx.restore();
+    }
+    return;
+  }
+  ctx.save();
+  ctx.globalAlpha = Math.min(1, icon.opacity);
+  ctx.imageSmoothingEnabled = icon.smooth;
+  const cos = Math.cos(icon.angle);
+  const sin = Math.sin(icon.angle);
+  ctx.setTransform(cos * pixelRatio, sin * pixelRatio, -sin * pixelRatio, cos * pixelRatio, icon.anchorX * pixelRatio, icon.anchorY * pixelRatio);
+  const { width, height } = icon.image.image;
+  for (const quad of icon.quads) {
+    // The quad's source may reach into the atlas padding around the image: keep the part on the image.
+    const sx1 = Math.max(0, quad.sx);
+    const sy1 = Math.max(0, quad.sy);
+    const sx2 = Math.min(width, quad.sx + quad.sw);
+    const sy2 = Math.min(height, quad.sy + quad.sh);
+    if (!(sx2 > sx1 && sy2 > sy1)) continue;
+    const kx = (quad.x2 - quad.x1) / quad.sw;
+    const ky = (quad.y2 - quad.y1) / quad.sh;
+    const dx = quad.x1 + (sx1 - quad.sx) * kx;
+    const dy = quad.y1 + (sy1 - quad.sy) * ky;
+    ctx.drawImage(icon.image.image, sx1, sy1, sx2 - sx1, sy2 - sy1, dx, dy, (sx2 - sx1) * kx, (sy2 - sy1) * ky);
+  }
+  ctx.restore();
+}

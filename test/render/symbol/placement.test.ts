@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createCanvas } from '@napi-rs/canvas';
+import type { LayerSpecification, StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
+import type { Feature, FeatureCollection } from 'geojson';
+import { renderMap } from '../../../src/render/renderer.js';
+import { compileStyle } from '../../../src/render/style/style.js';
+import type { ImageSet, SpriteImage } from '../../../src/render/sprite/sprite.js';
+import type { PlacedLabel } from '../../../src/render/symbol/placement.js';
+import { geojsonSource, sourceSpecs, view } from '../sources.js';
+
+function points(...list: [number, number, Record<string, string | number>][]): FeatureCollection {
+  return { type: 'FeatureCollection', features: list.map(([lon, lat, properties], i): Feature => ({ type: 'Feature', id: i + 1, properties, geometry: { type: 'Point', coordinates: [lon, lat] } })) };
+}
+
+/** A 20 × 20 square icon named "square". */
+const squareIcon: SpriteImage = { id: 'square', image: createCanvas(20, 20), width: 20, height: 20, pixelRatio: 1, sdf: false };
+const images: ImageSet = { image: (id) => (id === 'square' ? squareIcon : undefined) };
+
+async function labels(data: FeatureCollection, layers: LayerSpecification[], zoom = 4): Promise<PlacedLabel[]> {
+  const sources = { p: geojsonSource(data) };
+  const style = { version: 8, sources: sourceSpecs(sources), layers } as StyleSpecification;
+  const placed: PlacedLabel[] = [];
+  await renderMap(compileStyle(style), new Map(Object.entries(sources)), view(zoom, [0, 0], 256, 256), { images, labels: placed });
+  return placed;
+}
+
+const text = (id: string, layout: Record<string, unknown> = {}, filter?: unknown): LayerSpecification =>
+  ({ id, type: 'symbol', source: 'p', ...(filter ? { filter } : {}), layout: { 'text-field': ['get', 'name'], 'text-font': ['Noto Sans Regular'], ...layout } }) as LayerSpecification;
+
+const shown = (list: readonly PlacedLabel[]) => list.filter((l) => l.textPlaced || l.iconPlaced).map((l) => `${l.layer}:${l.text}`).sort();
+
+test('of two overlapping labels the first placed shows; text-allow-overlap shows both', async () => {
+  const data = points([0, 0, { name: 'Alpha' }], [0.3, 0, { name: 'Bravo' }]);
+  assert.equal(shown(await labels(data, [text('t')])).length, 1);
+  assert.deepEqual(shown(await labels(data, [text('t', { 'text-allow-overlap': true })])), ['t:Alpha', 't:Bravo']);
+});
+
+test('the upper layer places first, and text-ignore-placement lets the labels after it overlap it', async () => {
+  const data = points([0, 0, { name: 'Upper', k: 'u' }], [0.3, 0, { name: 'Lower', k: 'l' }]);
+  const upper = (layout: Record<string, unknown> = {}) => text('upper', layout, ['==', ['get', 'k'], 'u']);
+  const lower = text('lower', {}, ['==', ['get', 'k'], 'l']);
+  assert.deepEqual(shown(await labels(data, [lower, upper()])), ['upper:Upper']);
+  assert.deepEqual(shown(await labels(data, [lower, upper({ 'text-ignore-placement': true })])), ['lower:Lower', 'upper:Upper']);
+});
+
+test('text and icon show together or not at all unless one of them is optional', async () => {
+  // An icon-only symbol above blocks the icon of the labelled one below, not its text.
+  const data = points([0, 0, { k: 'blocker' }], [0, 0.4, { name: 'Label', k: 'label' }]);
+  const blocker: LayerSpecification = { id: 'blocker', type: 'symbol', source: 'p', filter: ['==', ['get', 'k'], 'blocker'], layout: { 'icon-image': 'square' } };
+  const labelled = (layout: Record<string, unknown>) => text('labelled', { 'icon-image': 'square', 'text-anchor': 'left', 'text-offset': [2, 0], ...layout }, ['==', ['get', 'k'], 'label']);
+  const state = (list: readonly PlacedLabel[]) => list.filter((l) => l.layer === 'labelled').map((l) => [l.textPlaced, l.iconPlaced]);
+  assert.deepEqual(state(await labels(data, [labelled({}), blocker])), [[false, false]]);
+  assert.deepEqual(state(await labels(data, [labelled({ 'icon-optional': true }), blocker])), [[true, false]]);
+  assert.deepEqual(state(await labels(data, [labelled({ 'icon-optional': true, 'text-optional': true }), blocker])), [[true, false]]);
+  assert.deepEqual(state(await labels(data, [labelled({ 'text-optional': true }), blocker])), [[false, false]]);
+});
+
+test('a label near a tile seam is placed once, from the tile its anchor lies in', async () => {
+  // At zoom 4 the view's centre (0, 0) is the corner of four tiles, whose buffers all hold the point.
+  const placed = await labels(points([0.01, 0.01, { name: 'Seam' }]), [text('t')]);
+  assert.deepEqual(placed.map((l) => l.text), ['Seam']);
+});
+
+test('a variable anchor falls back to the next anchor when the first collides', async () => {
+  // Second lies just above First: hanging below its point (top anchor) it would cover First's text.
+  const data = points([0, 0, { name: 'First' }], [0, 0.3, { name: 'Second' }]);
+  const placed = await labels(data, [text('t', { 'text-variable-anchor': ['top', 'bottom'], 'symbol-sort-key': ['length', ['get', 'name']] })], 5);
+  const anchors = Object.fromEntries(placed.map((l) => [l.text, l.anchor]));
+  assert.deepEqual(anchors, { First: 'top', Second: 'bottom' });
+});
+
+test('a warm render of the same view places the same labels as the first', async () => {
+  const sources = { p: geojsonSource(points([0, 0, { name: 'Alpha' }], [3, 2, { name: 'Bravo' }], [-3, -2, { name: 'Charlie' }])) };
+  const style = compileStyle({ version: 8, sources: sourceSpecs(sources), layers: [text('t')] } as StyleSpecification);
+  const runs: PlacedLabel[][] = [];
+  for (let i = 0; i < 2; i++) {
+    const placed: PlacedLabel[] = [];
+    await renderMap(style, new Map(Object.entries(sources)), view(4, [0, 0], 256, 256), { images, labels: placed });
+    runs.push(placed);
+  }
+  assert.deepEqual(runs[1], runs[0]);
+  assert.equal(shown(runs[0]!).length, 3);
+});
