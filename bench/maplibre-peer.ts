@@ -20,10 +20,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { FontCatalog } from '../src/maps/glyphs/catalog.js';
-import { glyphRangePbf } from '../src/maps/glyphs/pbf.js';
+import { FontCatalog } from '../src/render/glyphs/catalog.js';
+import { glyphRangePbf } from '../src/render/glyphs/pbf.js';
 import type { Archive } from '../src/platform/pmtiles.js';
-import { launchChromium } from '../test/maps/chromium.js';
+import { launchChromium } from '../test/chromium.js';
 import { root } from './instance.js';
 
 export interface PeerSize {

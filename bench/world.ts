@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { buildWorld } from '../src/maps/world/build.js';
+import { buildWorld } from '../src/tools/world/build.js';
 import { root } from './instance.js';
 
 /**
