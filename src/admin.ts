@@ -1,11 +1,11 @@
 import type { AccountStore } from './keys/accounts.js';
 import type { UsageRecorder } from './keys/usage.js';
-import type { Config } from './platform/config.js';
+import type { Config } from './config.js';
 import type { Database } from './platform/storage/database.js';
 import { ControlError } from './platform/control.js';
 import type { WeatherCatalog } from './weather/catalog.js';
 import { FetchError } from './weather/fetch.js';
-import { IngestError, ingestFiles } from './weather/ingest.js';
+import { IngestError, ingestFiles, type IngestPreparer } from './weather/ingest.js';
 import { fetchRun } from './weather/schedule.js';
 import { defaultVariables } from './weather/variables.js';
 
@@ -36,6 +36,8 @@ export interface AdminServices {
   usage: UsageRecorder;
   weather: WeatherCatalog;
   weatherDirectory: string;
+  /** Where ingested files are decoded and tiled: the weather worker pool; this thread when absent. */
+  prepareIngest?: IngestPreparer;
 }
 
 export async function runAdmin(services: AdminServices, request: AdminRequest): Promise<unknown> {
@@ -79,7 +81,7 @@ export async function runAdmin(services: AdminServices, request: AdminRequest): 
           variables: [...weather.variables, ...defaultVariables],
           format: weather.tileFormat,
           keepRuns: weather.keepRuns,
-        });
+        }, services.prepareIngest);
       } catch (error) {
         if (error instanceof IngestError) throw new ControlError(error.message);
         throw error;

@@ -15,7 +15,7 @@ import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/rout
 import { apiKeySettingsSchema } from './keys/settings.js';
 import { ApiKeyStore } from './keys/store.js';
 import { UsageRecorder } from './keys/usage.js';
-import type { Config } from './platform/config.js';
+import type { Config } from './config.js';
 import { controlSocketPath, startControlServer } from './platform/control.js';
 import { healthRoutes } from './platform/health.js';
 import { pingRoute } from './keys/ping.js';
@@ -31,6 +31,8 @@ import { closeGracefully, createHttpApp, type SharedSchema } from './platform/se
 import type { Database } from './platform/storage/database.js';
 import { migrate } from './platform/storage/migrate.js';
 import { openDatabase } from './platform/storage/open.js';
+import { IngestPool } from './weather/ingest-pool.js';
+import type { IngestPreparer } from './weather/ingest.js';
 
 export const migrations = [...platformMigrations, ...keysMigrations, ...weatherMigrations];
 
@@ -44,6 +46,8 @@ export interface Meridian {
   weather: WeatherCatalog;
   /** Where weather tilesets (PMTiles archives) live. */
   weatherDirectory: string;
+  /** Decodes and tiles ingested files on the weather worker pool. */
+  prepareIngest: IngestPreparer;
   admin(request: AdminRequest): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -62,6 +66,8 @@ export async function openMeridian(config: Config): Promise<Meridian> {
     const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
     const weather = new WeatherCatalog(db);
     const weatherDirectory = path.join(config.dataDir, 'weather');
+    const ingests = new IngestPool(config.weather);
+    const prepareIngest = ingests.prepare;
     return {
       config,
       db,
@@ -70,10 +76,11 @@ export async function openMeridian(config: Config): Promise<Meridian> {
       usage,
       weather,
       weatherDirectory,
-      admin: (request) => runAdmin({ config, db, accounts, usage, weather, weatherDirectory }, request),
+      prepareIngest,
+      admin: (request) => runAdmin({ config, db, accounts, usage, weather, weatherDirectory, prepareIngest }, request),
       async close() {
         try {
-          await usage.close();
+          await Promise.all([usage.close(), ingests.close()]);
         } finally {
           await db.close();
         }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { createServer, openMeridian, type Meridian, type Server } from '../src/app.js';
-import { defaultConfig, type Config } from '../src/platform/config.js';
+import { defaultConfig, type Config } from '../src/config.js';
 
 /**
  * Which database the suite runs on: `MERIDIAN_TEST_DATABASE` is `pglite` (the default) or a

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, openMeridian } from '../app.js';
 import { renderApiReference, type OpenApiDocument } from '../platform/api-reference.js';
-import { defaultConfig } from '../platform/config.js';
+import { defaultConfig } from '../config.js';
 
 /** docs/api.md of this checkout, found from this file whether it runs from src/ or from dist/src/. */
 export const apiReferencePath = path.join(checkoutRoot(path.dirname(fileURLToPath(import.meta.url))), 'docs/api.md');

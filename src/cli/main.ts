@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, openMeridian } from '../app.js';
 import type { AdminRequest } from '../admin.js';
-import { ConfigError, loadConfig, type Config } from '../platform/config.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { MapsError } from '../maps/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';

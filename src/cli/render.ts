@@ -4,7 +4,7 @@
  */
 
 import { writeFile } from 'node:fs/promises';
-import type { Config } from '../platform/config.js';
+import type { Config } from '../config.js';
 import { IconLoader } from '../maps/static/icons.js';
 import { MapRegistry } from '../maps/registry.js';
 import { parseStaticRequest, type Query } from '../maps/static/request.js';

@@ -14,17 +14,9 @@
  */
 
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
-import { Ajv } from 'ajv';
-import { FORMATS, type Format } from './image-format.js';
-
-export interface MapDefinition {
-  /** Path of a style file, or the style itself. */
-  style: string | StyleSpecification;
-  formats?: Format[];
-  attribution?: string;
-  minzoom?: number;
-  maxzoom?: number;
-}
+import { Type, type Static } from '@sinclair/typebox';
+import { oneOf, section, validatorOf } from '../platform/settings.js';
+import { FORMATS } from './image-format.js';
 
 /** The zoom range clients may ask for, and what a definition gets without one. */
 export const MAX_ZOOM = 24;
@@ -33,29 +25,26 @@ export const DEFAULT_MAXZOOM = 22;
 
 export const MAP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** JSON schema of a definition; the configuration validates `maps.definitions` with it too. */
-export const definitionSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['style'],
-  properties: {
-    style: { type: ['string', 'object'] },
-    formats: { type: 'array', minItems: 1, uniqueItems: true, items: { enum: [...FORMATS] } },
-    attribution: { type: 'string' },
-    minzoom: { type: 'number', minimum: 0, maximum: MAX_ZOOM },
-    maxzoom: { type: 'number', minimum: 0, maximum: MAX_ZOOM },
-  },
-} as const;
+/** A definition; the configuration validates `maps.definitions` with it too. */
+export const definitionSchema = section({
+  /** Path of a style file, or the style itself. */
+  style: Type.Unsafe<string | StyleSpecification>({ type: ['string', 'object'] }),
+  formats: Type.Optional(Type.Array(oneOf(FORMATS), { minItems: 1, uniqueItems: true })),
+  attribution: Type.Optional(Type.String()),
+  minzoom: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_ZOOM })),
+  maxzoom: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_ZOOM })),
+});
+
+export type MapDefinition = Static<typeof definitionSchema>;
 
 export class DefinitionError extends Error {}
-
-const validate = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true }).compile(definitionSchema);
 
 /**
  * Checks a definition as read from a file (or given in the configuration) and returns it typed.
  * Throws a DefinitionError naming the first bad field.
  */
 export function parseDefinition(value: unknown): MapDefinition {
+  const validate = validatorOf(definitionSchema);
   if (!validate(value)) {
     const error = validate.errors![0]!;
     const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');

@@ -24,7 +24,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validateStyleMin, type SourceSpecification, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
-import type { MapsConfig } from '../platform/config.js';
+import type { MapsConfig } from './config.js';
 import { DEFAULT_MAXZOOM, DEFAULT_MINZOOM, MAP_ID, parseDefinition, type MapDefinition } from './definition.js';
 import { FORMATS, type Format } from './image-format.js';
 import { TileCache } from '../render/source/cache.js';
@@ -206,6 +206,12 @@ async function readDefinitionFile(file: string): Promise<MapDefinition> {
   }
 }
 
+/** What a registry is opened with: the maps section and the data folder it defaults under. */
+export interface RegistrySettings {
+  dataDir: string;
+  maps: MapsConfig;
+}
+
 export class MapRegistry {
   private constructor(
     private readonly maps: ReadonlyMap<string, LoadedMap>,
@@ -219,7 +225,7 @@ export class MapRegistry {
    * default. The tile cache holds `maps.tileCacheMB` unless one is given.
    */
   static async open(
-    config: { dataDir: string; maps: MapsConfig },
+    config: RegistrySettings,
     options: { log?: Log; cache?: TileCache; http?: HttpOptions } = {},
   ): Promise<MapRegistry> {
     const log = options.log ?? silentLog;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { DestinationStream, LoggerOptions } from 'pino';
-import type { Config } from './config.js';
+import type { PlatformConfig } from './config.js';
 
 /** Query parameters whose values are credentials and never reach a log line. */
 const secretParameters = /([?&](?:key|token|access_token)=)[^&#]*/gi;
@@ -13,7 +13,7 @@ export function redactUrl(url: string): string {
 
 /** Pino options for Fastify: structured JSON, credentials removed from what requests log. */
 export function loggerOptions(
-  level: Config['logLevel'],
+  level: PlatformConfig['logLevel'],
   stream?: DestinationStream,
 ): LoggerOptions & { stream?: DestinationStream } {
   return {

@@ -3,7 +3,7 @@ import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { Config } from './config.js';
+import type { PlatformConfig } from './config.js';
 import { errorBodySchema, installErrorHandlers } from './errors.js';
 import { loggerOptions, requestId } from './logging.js';
 
@@ -21,7 +21,7 @@ declare module 'fastify' {
 export type SharedSchema = AnySchema & { $id: string };
 
 export interface HttpAppOptions {
-  logLevel: Config['logLevel'];
+  logLevel: PlatformConfig['logLevel'];
   trustProxy: boolean;
   logStream?: DestinationStream | undefined;
   title: string;

@@ -109,12 +109,21 @@ function keyframeValues(candidates: Candidate[]): { candidate: Candidate; channe
   }));
 }
 
-export async function ingestFiles(
-  catalog: WeatherCatalog,
-  directory: string,
-  files: readonly string[],
-  options: IngestOptions,
-): Promise<IngestReport> {
+/** What the decoding half of an ingest hands to the publishing half: archives written, none published. */
+export interface PreparedIngest {
+  runs: { reference: Date; keyframes: NewKeyframe[] }[];
+  skipped: string[];
+}
+
+/** Runs the decoding half of an ingest somewhere (the weather worker pool in a server). */
+export type IngestPreparer = (directory: string, files: readonly string[], options: IngestOptions) => Promise<PreparedIngest>;
+
+/**
+ * Reads, decodes and tiles the files, writing one archive per keyframe: the CPU-heavy half of an
+ * ingest, which a server runs on its weather worker pool. If anything fails, the archives written
+ * so far are removed.
+ */
+export async function prepareIngest(directory: string, files: readonly string[], options: IngestOptions): Promise<PreparedIngest> {
   const messages: GribMessage[] = [];
   const skipped: string[] = [];
   for (const file of files) {
@@ -138,11 +147,9 @@ export async function ingestFiles(
   }
 
   const written: string[] = [];
-  const report: IngestReport = { runs: [], skipped };
   try {
-    const runs = select(messages, options.variables);
-    const published: { reference: Date; keyframes: NewKeyframe[] }[] = [];
-    for (const [reference, candidates] of runs) {
+    const runs: PreparedIngest['runs'] = [];
+    for (const [reference, candidates] of select(messages, options.variables)) {
       const keyframes: NewKeyframe[] = [];
       const byVariable = new Map<string, Candidate[]>();
       for (const candidate of candidates) {
@@ -173,11 +180,33 @@ export async function ingestFiles(
           keyframes.push(keyframe);
         }
       }
-      if (keyframes.length > 0) published.push({ reference: new Date(reference), keyframes });
+      if (keyframes.length > 0) runs.push({ reference: new Date(reference), keyframes });
     }
-    if (published.length === 0) throw new IngestError('No message of these files matches a known weather variable');
-    published.sort((a, b) => a.reference.getTime() - b.reference.getTime());
-    for (const { reference, keyframes } of published) {
+    if (runs.length === 0) throw new IngestError('No message of these files matches a known weather variable');
+    return { runs, skipped };
+  } catch (error) {
+    await Promise.all(written.map((archive) => rm(path.join(directory, archive), { force: true })));
+    throw error;
+  }
+}
+
+/**
+ * An ingest: the files decoded and tiled by `prepare` (in this thread when none is given), then
+ * each run published in one transaction, oldest first. If publishing fails, the archives that no
+ * published run holds are removed.
+ */
+export async function ingestFiles(
+  catalog: WeatherCatalog,
+  directory: string,
+  files: readonly string[],
+  options: IngestOptions,
+  prepare: IngestPreparer = prepareIngest,
+): Promise<IngestReport> {
+  const prepared = await prepare(directory, files, options);
+  const report: IngestReport = { runs: [], skipped: prepared.skipped };
+  try {
+    const runs = [...prepared.runs].sort((a, b) => a.reference.getTime() - b.reference.getTime());
+    for (const { reference, keyframes } of runs) {
       const expired = await catalog.publish(options.model, reference, keyframes, options.keepRuns);
       await Promise.all(expired.map((archive) => rm(path.join(directory, archive), { force: true })));
       report.runs.push({
@@ -188,6 +217,7 @@ export async function ingestFiles(
     return report;
   } catch (error) {
     const live = await catalog.archives();
+    const written = prepared.runs.flatMap((run) => run.keyframes.map((keyframe) => keyframe.archive));
     await Promise.all(written.filter((a) => !live.has(a)).map((archive) => rm(path.join(directory, archive), { force: true })));
     throw error;
   }

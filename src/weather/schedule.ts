@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Config } from '../platform/config.js';
+import type { WeatherConfig } from './config.js';
 import type { Database } from '../platform/storage/database.js';
 import type { WeatherCatalog } from './catalog.js';
 import { downloadRun, latestAvailableRun } from './fetch.js';
-import { ingestFiles, type IngestReport } from './ingest.js';
+import { ingestFiles, type IngestPreparer, type IngestReport } from './ingest.js';
 import { defaultVariables } from './variables.js';
 
 /** `0-96/1`, `0-120/3,126-384/12`, `6`: forecast hours, ascending, each once. */
@@ -24,10 +24,12 @@ export function parseSteps(text: string): number[] {
 }
 
 export interface FetchServices {
-  config: Config;
+  config: { weather: WeatherConfig };
   db: Database;
   weather: WeatherCatalog;
   weatherDirectory: string;
+  /** Where files are decoded and tiled: a server's weather worker pool; this thread when absent. */
+  prepareIngest?: IngestPreparer;
 }
 
 const model = 'gfs';
@@ -67,7 +69,7 @@ export async function fetchRun(
       variables,
       format: weather.tileFormat,
       keepRuns: weather.keepRuns,
-    });
+    }, services.prepareIngest);
   } finally {
     await rm(options.directory, { recursive: true, force: true });
   }

@@ -4,41 +4,49 @@
  * converts its unit, and is encoded between a fixed min and max.
  */
 
-/** Picks messages: GRIB2 discipline, parameter category and number, and the first fixed surface. */
-export interface FieldSelector {
-  discipline: number;
-  category: number;
-  number: number;
-  levelType: number;
-  /** Level value in the surface's unit (2 for 2 m, 10 for 10 m); any when absent. */
-  level?: number;
-}
+import { Type, type Static } from '@sinclair/typebox';
+import { oneOf, section } from '../platform/settings.js';
 
-export interface VariableDefinition {
+const byte = { minimum: 0, maximum: 255 };
+
+/** Picks messages: GRIB2 discipline, parameter category and number, and the first fixed surface. */
+export const fieldSelectorSchema = section({
+  discipline: Type.Integer(byte),
+  category: Type.Integer(byte),
+  number: Type.Integer(byte),
+  levelType: Type.Integer(byte),
+  /** Level value in the surface's unit (2 for 2 m, 10 for 10 m); any when absent. */
+  level: Type.Optional(Type.Number()),
+});
+export type FieldSelector = Static<typeof fieldSelectorSchema>;
+
+/** A variable, as the built-in table and an operator's `weather.variables` declare it. */
+export const variableSchema = section({
   /** Base id; the catalog's `variable_id` is `<id>:<model>`. */
-  id: string;
-  name: string;
-  description: string;
-  unit: string;
+  id: Type.String({ pattern: '^[a-z0-9_-]{1,64}$' }),
+  name: Type.String({ minLength: 1 }),
+  description: Type.String(),
+  unit: Type.String(),
   /** One selector per channel: R, then G. */
-  fields: FieldSelector[];
+  fields: Type.Array(fieldSelectorSchema, { minItems: 1, maxItems: 2 }),
   /** value in `unit` = raw * scale + offset. */
-  scale: number;
-  offset: number;
-  min: number;
-  max: number;
+  scale: Type.Number(),
+  offset: Type.Number(),
+  min: Type.Number(),
+  max: Type.Number(),
   /**
    * How time is carried: `instant` fields as they are; `rate` fields are per second and become
    * per hour; `accumulation` totals are turned into a per-hour rate over their own period, after
    * subtracting the previous total of the same bucket.
    */
-  time: 'instant' | 'rate' | 'accumulation';
+  time: oneOf(['instant', 'rate', 'accumulation']),
   /**
    * Two fields make one channel instead of R and G: `fraction` scales the first by the second,
    * a percentage (negative percentages, which some models use for "no precipitation", count as 0).
    */
-  combine?: 'fraction';
-}
+  combine: Type.Optional(oneOf(['fraction'])),
+});
+export type VariableDefinition = Static<typeof variableSchema>;
 
 /** Channels a variable's tiles carry: one per field, unless its fields combine into one. */
 export function channelsOf(variable: VariableDefinition): 'r' | 'rg' {

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { MapRegistry } from '../../src/maps/registry.js';
 import type { VectorTile } from '../../src/render/source/source.js';
-import { ConfigError, defaultConfig, loadConfig, type MapsConfig } from '../../src/platform/config.js';
+import { ConfigError, defaultConfig, loadConfig } from '../../src/config.js';
+import type { MapsConfig } from '../../src/maps/config.js';
 import { tempDir } from '../helpers.js';
 import { collection, MemoryLog, mvtPyramid, point, writePmtiles } from '../render/source/fixtures.js';
 

@@ -7,16 +7,16 @@
 
 import { workerData } from 'node:worker_threads';
 import { move } from 'piscina';
-import type { Config } from '../../platform/config.js';
 import { glyphRangePbf } from '../../render/glyphs/pbf.js';
-import { installedFonts, MapRegistry } from '../registry.js';
+import { installedFonts, MapRegistry, type RegistrySettings } from '../registry.js';
 import { renderStaticImage, type StaticImageJob } from './static-image.js';
 
 export type WorkerTask =
   | { kind: 'render'; mapId: string; job: StaticImageJob }
   | { kind: 'glyphs'; fontstack: string[]; start: number };
 
-const config = (workerData as { config: Config }).config;
+/** The maps section and the data folder only: no secrets reach the render threads. */
+const config = (workerData as { config: RegistrySettings }).config;
 let registry: Promise<MapRegistry> | undefined;
 
 export default async function run(task: WorkerTask): Promise<unknown> {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Config } from '../config.js';
+import type { PlatformConfig } from '../config.js';
 import type { Database } from './database.js';
 import { acquireLock } from './lock.js';
 import { openPglite } from './pglite.js';
@@ -11,7 +11,7 @@ export function embeddedLockFile(dataDir: string): string {
 }
 
 /** PostgreSQL at `databaseUrl` when configured, else the embedded PGlite under the data directory. */
-export async function openDatabase(config: Config): Promise<Database> {
+export async function openDatabase(config: Pick<PlatformConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<Database> {
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const release = acquireLock(embeddedLockFile(config.dataDir));

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, defaultConfig, loadConfig } from '../../src/platform/config.js';
-import { tempDir } from '../helpers.js';
+import { ConfigError, configSchema, defaultConfig, environmentVariables, loadConfig } from '../src/config.js';
+import { validatorOf } from '../src/platform/settings.js';
+import { defaultVariables } from '../src/weather/variables.js';
+import { tempDir } from './helpers.js';
 
 function configFile(content: unknown): string {
   const file = path.join(tempDir(), 'meridian.json');
@@ -67,5 +69,39 @@ test('an invalid setting stops start-up with a message naming it and where it ca
   ];
   for (const [sources, message] of cases) {
     assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));
+  }
+});
+
+test('every built-in default passes validation, the built-in weather variables included', () => {
+  const validate = validatorOf(configSchema);
+  assert.ok(validate(defaultConfig), JSON.stringify(validate.errors));
+  const withTable = { ...structuredClone(defaultConfig), weather: { ...structuredClone(defaultConfig.weather), variables: structuredClone(defaultVariables) } };
+  assert.ok(validate(withTable), JSON.stringify(validate.errors));
+});
+
+test('an operator may restate the built-in variable table in the config file, `combine` included', () => {
+  assert.ok(defaultVariables.some((variable) => variable.combine !== undefined), 'the table has a combined variable');
+  const config = loadConfig({ file: configFile({ weather: { variables: defaultVariables } }) });
+  assert.deepEqual(config.weather.variables, defaultVariables);
+  assert.throws(() => loadConfig({ file: configFile({ weather: { variables: [{ ...defaultVariables[0], combine: 'sum' }] } }) }), /"weather.variables.0.combine"/);
+});
+
+test('each environment variable sets the setting its declaration names, parsed by the setting\'s type', () => {
+  const names = Object.keys(environmentVariables);
+  assert.ok(names.includes('MERIDIAN_PORT') && names.includes('MERIDIAN_MAPS_WORKERS') && names.includes('MERIDIAN_WEATHER_FETCH_STEPS'));
+  const samples: Record<string, [string, unknown]> = {
+    MERIDIAN_PORT: ['9300', 9300],
+    MERIDIAN_ADMIN_PORT: ['9301', 9301],
+    MERIDIAN_TRUST_PROXY: ['true', true],
+    MERIDIAN_RATE_LIMIT_RPS: ['1.5', 1.5],
+    MERIDIAN_MAPS_WORKERS: ['3', 3],
+    MERIDIAN_WEATHER_TILE_FORMAT: ['webp', 'webp'],
+    MERIDIAN_MAPS_DIR: ['/srv/maps', '/srv/maps'],
+  };
+  for (const [name, [raw, value]] of Object.entries(samples)) {
+    const config = loadConfig({ env: { [name]: raw } }) as unknown as Record<string, unknown>;
+    const setting = environmentVariables[name]!;
+    const actual = setting.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], config);
+    assert.deepEqual(actual, value, name);
   }
 });

@@ -1,0 +1,32 @@
+/**
+ * Everything Meridian can be configured with: the platform's settings and each area's section,
+ * each declared once where it is used (platform/config.ts, keys/config.ts, maps/config.ts,
+ * weather/config.ts). Defaults need no file.
+ */
+
+import path from 'node:path';
+import type { Static } from '@sinclair/typebox';
+import { keysSettings } from './keys/config.js';
+import { mapsSettings } from './maps/config.js';
+import { platformSettings } from './platform/config.js';
+import { defaultsOf, environmentVariables as environmentOf, loadSettings, section, type ConfigSources } from './platform/settings.js';
+import { weatherSettings } from './weather/config.js';
+
+export { ConfigError, type ConfigSources } from './platform/settings.js';
+
+export const configSchema = section({ ...platformSettings, ...keysSettings, weather: weatherSettings, maps: mapsSettings });
+
+export type Config = Static<typeof configSchema>;
+
+export const defaultConfig: Config = defaultsOf(configSchema);
+
+/** Environment variables and the setting each one overrides. */
+export const environmentVariables = environmentOf(configSchema);
+
+/** Merges defaults, the config file, the environment and flags (in that order) and validates the result. */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const config = loadSettings(configSchema, sources);
+  config.dataDir = path.resolve(config.dataDir);
+  if (config.maps.dir !== null) config.maps.dir = path.resolve(config.maps.dir);
+  return config;
+}

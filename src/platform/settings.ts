@@ -1,0 +1,194 @@
+/**
+ * Configuration, declared once. Each area declares its settings as one TypeBox schema: every leaf
+ * carries its `default` and, when the environment may set it, its `env` variable. From that one
+ * declaration come the area's type (`Static<typeof schema>`), the defaults, the environment map,
+ * how an environment value or flag is parsed (by the leaf's type), and validation (Ajv).
+ * `loadSettings` merges defaults, a JSON file, the environment and flags, in that order.
+ */
+
+import { readFileSync } from 'node:fs';
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+
+export class ConfigError extends Error {}
+
+export interface ConfigSources {
+  /** Path of a JSON config file, if any. */
+  file?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** Settings from command-line flags, by dotted path; they win over everything else. */
+  flags?: Record<string, string | undefined>;
+}
+
+/** A group of settings: unknown keys are errors, so a misspelt setting never passes silently. */
+export function section<T extends TProperties>(properties: T, options: { description?: string } = {}): TObject<T> {
+  return Type.Object(properties, { ...options, additionalProperties: false });
+}
+
+/** One of a list of strings. */
+export function oneOf<const T extends readonly string[]>(values: T, options: { default?: T[number]; env?: string; description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}
+
+/** A string that may be null (unset). */
+export function nullableString(options: { default: null; env?: string; pattern?: string; description?: string }) {
+  const { default: _default, ...rest } = options;
+  return Type.Unsafe<string | null>({ ...rest, type: ['string', 'null'], minLength: 1, default: null });
+}
+
+/** A non-negative integer that may be null (unset). */
+export function nullableInteger(options: { default: null; env?: string; minimum?: number; maximum?: number; description?: string }) {
+  return Type.Unsafe<number | null>({ ...options, type: ['integer', 'null'] });
+}
+
+type Json = Record<string, unknown>;
+
+/** The defaults a schema declares: each leaf's `default`, each section built from its members. */
+export function defaultsOf<T extends TSchema>(schema: T): Static<T> {
+  return defaultOf(schema) as Static<T>;
+}
+
+function defaultOf(schema: TSchema): unknown {
+  if ('default' in schema) return structuredClone(schema.default);
+  if (schema.type === 'object' && schema.properties) {
+    const value: Json = {};
+    for (const [key, member] of Object.entries(schema.properties as Record<string, TSchema>)) {
+      const memberDefault = defaultOf(member);
+      if (memberDefault !== undefined) value[key] = memberDefault;
+    }
+    return value;
+  }
+  return undefined;
+}
+
+interface Leaf {
+  setting: string;
+  schema: TSchema;
+}
+
+/** Every leaf setting of a schema by dotted path. */
+function leavesOf(schema: TSchema, prefix = ''): Leaf[] {
+  if (schema.type === 'object' && schema.properties && !('default' in schema)) {
+    return Object.entries(schema.properties as Record<string, TSchema>).flatMap(([key, member]) => leavesOf(member, `${prefix}${key}.`));
+  }
+  return [{ setting: prefix.slice(0, -1), schema }];
+}
+
+/** Environment variables and the setting each one sets, as the schema declares them. */
+export function environmentVariables(schema: TSchema): Record<string, string> {
+  return Object.fromEntries(leavesOf(schema).flatMap(({ setting, schema: leaf }) => (typeof leaf.env === 'string' ? [[leaf.env, setting]] : [])));
+}
+
+/** Merges defaults, the config file, the environment and flags (in that order) and validates the result. */
+export function loadSettings<T extends TObject>(schema: T, sources: ConfigSources = {}): Static<T> {
+  const merged = defaultsOf(schema) as Json;
+  const origin = new Map<string, string>();
+  const leaves = new Map(leavesOf(schema).map((leaf) => [leaf.setting, leaf.schema]));
+
+  if (sources.file) mergeInto(merged, readConfigFile(sources.file), '', origin, `config file ${sources.file}`);
+  const env = sources.env ?? {};
+  for (const [name, setting] of Object.entries(environmentVariables(schema))) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    setPath(merged, setting, parseScalar(leaves.get(setting), raw));
+    origin.set(setting, `environment variable ${name}`);
+  }
+  for (const [setting, raw] of Object.entries(sources.flags ?? {})) {
+    if (raw === undefined) continue;
+    setPath(merged, setting, parseScalar(leaves.get(setting), raw));
+    origin.set(setting, `command-line flag for ${setting}`);
+  }
+
+  const validate = validatorOf(schema);
+  if (!validate(merged)) {
+    const error = validate.errors![0]!;
+    const pointer = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    if (error.keyword === 'additionalProperties') {
+      const unknown = (error.params as { additionalProperty: string }).additionalProperty;
+      const name = pointer ? `${pointer}.${unknown}` : unknown;
+      throw new ConfigError(`Invalid configuration: unknown setting "${name}"${from(origin, name)}`);
+    }
+    const key = (error as { propertyName?: string }).propertyName;
+    if (key !== undefined) {
+      throw new ConfigError(`Invalid configuration: key "${key}" of "${pointer}" ${error.message}${from(origin, `${pointer}.${key}`)}`);
+    }
+    throw new ConfigError(`Invalid configuration: "${pointer}" ${error.message}${from(origin, pointer)}`);
+  }
+  return merged as Static<T>;
+}
+
+const validators = new WeakMap<TSchema, ReturnType<Ajv['compile']>>();
+
+/** Ajv's validator of a schema (compiled once); `env` is our annotation, not a JSON Schema keyword. */
+export function validatorOf(schema: TSchema): ReturnType<Ajv['compile']> {
+  let validate = validators.get(schema);
+  if (!validate) {
+    const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
+    ajv.addKeyword({ keyword: 'env', schemaType: 'string' });
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
+  return validate;
+}
+
+/** Objects merge key by key at every depth; anything else (arrays included) replaces. */
+function mergeInto(target: Json, source: Json, prefix: string, origin: Map<string, string>, where: string): void {
+  for (const [key, value] of Object.entries(source)) {
+    const name = prefix + key;
+    const current = target[key];
+    if (isObject(current) && isObject(value)) {
+      mergeInto(current, value, `${name}.`, origin, where);
+    } else {
+      target[key] = value;
+      origin.set(name, where);
+    }
+  }
+}
+
+function from(origin: Map<string, string>, setting: string): string {
+  const where = origin.get(setting);
+  return where ? ` (from ${where})` : '';
+}
+
+function readConfigFile(file: string): Json {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`Cannot read config file ${file}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`Config file ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(parsed)) throw new ConfigError(`Config file ${file} must hold a JSON object`);
+  return parsed;
+}
+
+/**
+ * An environment value or flag as the leaf's type: numbers and booleans are parsed; values stay
+ * strings when they do not parse, so validation can name the bad value's setting.
+ */
+function parseScalar(leaf: TSchema | undefined, raw: string): unknown {
+  const types = [leaf?.type].flat();
+  if (types.includes('boolean')) return raw === 'true' ? true : raw === 'false' ? false : raw;
+  if (!types.includes('number') && !types.includes('integer')) return raw;
+  const value = Number(raw);
+  return raw.trim() !== '' && Number.isFinite(value) ? value : raw;
+}
+
+function setPath(target: Json, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    if (!isObject(node[part])) node[part] = {};
+    node = node[part] as Json;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
