@@ -3,6 +3,7 @@ import { originAllowed } from './origins.js';
 import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
 import type { UsageRecorder } from './usage.js';
 import { HttpError } from '../platform/errors.js';
+import { Lru } from '../platform/lru.js';
 import type { RateDecision, RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
 import type { Database } from '../platform/storage/database.js';
@@ -39,11 +40,6 @@ export interface KeyGateOptions {
   negativeCacheMs: number;
 }
 
-interface CacheEntry {
-  key: GateKey | null;
-  expires: number;
-}
-
 /** A positive entry is dropped by a change notification; the age limit is only a backstop. */
 const positiveCacheMs = 5 * 60_000;
 const maxTokenLength = 256;
@@ -55,14 +51,17 @@ const maxTokenLength = 256;
  * deleted or changed key stops working everywhere as soon as the change commits.
  */
 export class KeyGate {
-  private readonly cache = new Map<string, CacheEntry>();
+  /** Keys found (and, briefly, tokens not found: null) by token hash. */
+  private readonly cache: Lru<string, GateKey | null>;
   private readonly inflight = new Map<string, Promise<GateKey | null>>();
   /** Bumped by every invalidation, so a lookup that raced with one does not cache stale data. */
   private epoch = 0;
   private listening = false;
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly options: KeyGateOptions) {}
+  constructor(private readonly options: KeyGateOptions) {
+    this.cache = new Lru(options.cacheSize);
+  }
 
   async start(): Promise<void> {
     this.options.keys.onChange((hex) => this.invalidate(hex));
@@ -142,7 +141,7 @@ export class KeyGate {
 
   private lookup(hex: string): Promise<GateKey | null> | GateKey | null {
     const cached = this.cache.get(hex);
-    if (cached && cached.expires > Date.now()) return cached.key;
+    if (cached !== undefined) return cached;
     const running = this.inflight.get(hex);
     if (running) return running;
     const epoch = this.epoch;
@@ -158,11 +157,7 @@ export class KeyGate {
   }
 
   private remember(hex: string, key: GateKey | null): void {
-    const { cacheSize, negativeCacheMs } = this.options;
-    const ttl = key ? positiveCacheMs : negativeCacheMs;
-    if (cacheSize === 0 || ttl === 0) return;
-    this.cache.delete(hex);
-    this.cache.set(hex, { key, expires: Date.now() + ttl });
-    if (this.cache.size > cacheSize) this.cache.delete(this.cache.keys().next().value!);
+    const ttl = key ? positiveCacheMs : this.options.negativeCacheMs;
+    if (ttl > 0) this.cache.set(hex, key, ttl);
   }
 }

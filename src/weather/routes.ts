@@ -6,6 +6,7 @@ import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { WeatherCatalog } from './catalog.js';
 import { presentCatalog } from './layer.js';
 import { tileSize } from './mercator.js';
+import { Lru } from '../platform/lru.js';
 import { openArchive, type Archive } from '../platform/pmtiles.js';
 
 const notFound = () => new HttpError(404, 'The item does not exist');
@@ -15,33 +16,26 @@ const contentTypes = { png: 'image/png', webp: 'image/webp' } as const;
 const maxOpenArchives = 64;
 
 class ArchivePool {
-  private readonly open = new Map<string, Promise<Archive | null>>();
+  private readonly open = new Lru<string, Promise<Archive | null>>(maxOpenArchives, {
+    onEvict: (archive) => void archive.then((a) => a?.close()),
+  });
 
   constructor(private readonly directory: string) {}
 
   get(file: string): Promise<Archive | null> {
     const cached = this.open.get(file);
-    if (cached) {
-      this.open.delete(file);
-      this.open.set(file, cached);
-      return cached;
-    }
+    if (cached) return cached;
     // A file removed by retention, or never written, is simply not there.
     const opening = openArchive(path.join(this.directory, file)).catch(() => null);
     this.open.set(file, opening);
     opening.then((archive) => {
       if (!archive) this.open.delete(file);
     });
-    if (this.open.size > maxOpenArchives) {
-      const [oldest, archive] = this.open.entries().next().value!;
-      this.open.delete(oldest);
-      void archive.then((a) => a?.close());
-    }
     return opening;
   }
 
   async close(): Promise<void> {
-    const all = [...this.open.values()];
+    const all = this.open.values();
     this.open.clear();
     await Promise.all(all.map(async (archive) => (await archive)?.close()));
   }
@@ -64,7 +58,7 @@ function emptyTile(format: 'png' | 'webp'): Promise<Buffer> {
 export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; directory: string }): Promise<void> {
   const archives = new ArchivePool(options.directory);
   // Keyframe ids never change archive, but runs are removed: a publication anywhere clears this.
-  const archiveOfKeyframe = new Map<string, string>();
+  const archiveOfKeyframe = new Lru<string, string>(10_000);
   const unwatch = await options.catalog.watch(() => archiveOfKeyframe.clear());
   app.addHook('onRequest', options.gate.hook);
   app.addHook('onClose', async () => {
@@ -133,7 +127,6 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
         if (!found) throw notFound();
         file = found;
         archiveOfKeyframe.set(keyframe, file);
-        if (archiveOfKeyframe.size > 10_000) archiveOfKeyframe.delete(archiveOfKeyframe.keys().next().value!);
       }
       const archive = await archives.get(file);
       if (!archive || archive.tileType !== format) throw notFound();

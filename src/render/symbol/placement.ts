@@ -23,6 +23,7 @@ import { CollisionIndex, VIEWPORT_PADDING, type Box, type Circle, type OverlapMo
 import { iconQuads, type IconQuad } from './icon-quads.js';
 import { EXTENT, tileSymbols, type TileSymbol } from './layout.js';
 import { labelPath, placeGlyphsAlongLine } from './line-glyphs.js';
+import { Lru } from '../../platform/lru.js';
 import { anchorAlignment, anchorJustification, ONE_EM, type SymbolAnchor, type TextJustify } from './shaping.js';
 
 /** One glyph to draw: its outline at 24 px, placed by a CSS-pixel transform. */
@@ -328,20 +329,15 @@ interface LineLabel {
  * text size, not where the view puts the anchor, so that warm renders reuse them (and draw.ts their
  * paths).
  */
-const lineLabelCache = new WeakMap<TileSymbol, Map<string, LineLabel | null>>();
+const lineLabelCache = new WeakMap<TileSymbol, Lru<string, LineLabel | null>>();
 
 /** Layouts kept per label: a few zooms' worth, for traffic that moves between zooms. */
 const LAYOUTS_PER_LABEL = 4;
 
-function recent<V>(cache: WeakMap<TileSymbol, Map<string, V>>, symbol: TileSymbol): Map<string, V> {
+function recent<V>(cache: WeakMap<TileSymbol, Lru<string, V>>, symbol: TileSymbol): Lru<string, V> {
   let layouts = cache.get(symbol);
-  if (!layouts) cache.set(symbol, (layouts = new Map()));
+  if (!layouts) cache.set(symbol, (layouts = new Lru(LAYOUTS_PER_LABEL)));
   return layouts;
-}
-
-function remember<V>(layouts: Map<string, V>, key: string, value: V): void {
-  layouts.set(key, value);
-  if (layouts.size > LAYOUTS_PER_LABEL) layouts.delete(layouts.keys().next().value!);
 }
 
 /** A line label's glyphs and circles relative to its anchor, or null when it does not fit on its line. */
@@ -354,7 +350,7 @@ function lineLabel(instance: SymbolInstance): LineLabel | null {
   const origin = symbol.anchor;
   const line = symbol.line!.map((p) => ({ x: (p.x - origin.x) * unit, y: (p.y - origin.y) * unit }));
   const label = layoutAlongLine(symbol, line, instance.paintScale);
-  remember(layouts, key, label);
+  layouts.set(key, label);
   return label;
 }
 
@@ -414,7 +410,7 @@ function drawnText(instance: SymbolInstance, at: Point, read: PaintReader, lineG
 }
 
 /** The last few glyph layouts of each point label, by what they depend on, so that warm renders reuse them (and draw.ts their paths). */
-const pointGlyphCache = new WeakMap<TileSymbol, Map<string, readonly DrawnGlyph[]>>();
+const pointGlyphCache = new WeakMap<TileSymbol, Lru<string, readonly DrawnGlyph[]>>();
 
 /** A point label's glyphs relative to its anchor, CSS px. */
 function pointGlyphs(instance: SymbolInstance, shift: Point, justification: TextJustify | null): readonly DrawnGlyph[] {
@@ -441,7 +437,7 @@ function pointGlyphs(instance: SymbolInstance, shift: Point, justification: Text
       color: (symbol.sections[g.section]?.color as Color | null) ?? null,
     };
   });
-  remember(recent(pointGlyphCache, symbol), key, glyphs);
+  recent(pointGlyphCache, symbol).set(key, glyphs);
   return glyphs;
 }
 
