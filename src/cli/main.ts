@@ -5,7 +5,7 @@ import { createServer, openMeridian } from '../app.js';
 import type { AdminRequest } from '../admin.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
-import { MapsError } from '../maps/errors.js';
+import { ApiError } from '../platform/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
 import { buildWorld } from '../tools/world/build.js';
 import { buildSprite } from '../tools/sprite/build.js';
@@ -132,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof ControlError || error instanceof MapsError) {
+    if (error instanceof ConfigError || error instanceof ControlError || error instanceof ApiError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }

@@ -28,11 +28,11 @@
  * `QueryError`.
  */
 
-import { ClientError } from '../platform/errors.js';
+import { ApiError } from '../platform/errors.js';
 import { kindsMatching, type Kind } from './kinds.js';
 
 /** A query the client got wrong: the message is meant for them (it becomes a 400). */
-export class QueryError extends ClientError {
+export class QueryError extends ApiError {
   override readonly name = 'QueryError';
 }
 

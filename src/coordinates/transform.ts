@@ -1,4 +1,4 @@
-import { ClientError } from '../platform/errors.js';
+import { ApiError } from '../platform/errors.js';
 import {
   boundCrsToCrs,
   crsInfo,
@@ -12,7 +12,7 @@ import {
 import { Lru } from '../platform/lru.js';
 
 /** A client error of the transform endpoint: its message is safe to return (becomes a 400). */
-export class TransformError extends ClientError {}
+export class TransformError extends ApiError {}
 
 export const maxTuples = 50;
 export type Strategy = 'auto' | 'listed' | 'towgs84' | 'boundcrs';

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originAllowed } from './origins.js';
 import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
 import type { UsageRecorder } from './usage.js';
-import { HttpError } from '../platform/errors.js';
+import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 import type { RateDecision, RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
@@ -92,7 +92,7 @@ export class KeyGate {
     reply.header('access-control-allow-origin', '*');
     const token = (request.query as Record<string, unknown> | undefined)?.key;
     if (typeof token !== 'string' || token.length === 0 || token.length > maxTokenLength) {
-      done(new HttpError(403, keyRejectedMessage));
+      done(new ApiError(keyRejectedMessage, 'forbidden'));
       return;
     }
     const hashHex = hashTokenHex(token);
@@ -112,12 +112,12 @@ export class KeyGate {
       !originAllowed(key.origins, headers.origin, headers.referer) ||
       (key.userAgent !== null && !(headers['user-agent'] ?? '').includes(key.userAgent))
     ) {
-      done(new HttpError(403, keyRejectedMessage));
+      done(new ApiError(keyRejectedMessage, 'forbidden'));
       return;
     }
     const decided = (decision: RateDecision) => {
       if (!decision.allowed) {
-        done(new HttpError(429, 'Rate limit exceeded for this key', { 'retry-after': String(decision.retryAfter) }));
+        done(new ApiError('Rate limit exceeded for this key', 'rate-limited', { 'retry-after': String(decision.retryAfter) }));
         return;
       }
       this.options.usage.record(key.id, key.accountId);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { HttpError } from '../platform/errors.js';
+import { ApiError, NotFoundError } from '../platform/errors.js';
 import type { AccountStore } from './accounts.js';
 import { normalizeSettings, type ApiKeySettings } from './settings.js';
 import type { ApiKeyStore } from './store.js';
@@ -52,7 +52,6 @@ const notFound = { 404: { $ref: 'ErrorBody#', description: 'No such key in this 
 
 const common = { tags: ['API keys'], security: [{ serviceToken: [] }] } as const;
 
-const keyNotFound = () => new HttpError(404, 'The item does not exist');
 
 /** The service token of `Authorization: Token <token>`, or null. */
 function serviceToken(request: FastifyRequest): string | null {
@@ -74,7 +73,7 @@ export async function keyManagementRoutes(
     const token = serviceToken(request);
     const accountId = token ? await accounts.authenticate(token) : null;
     if (!accountId) {
-      throw new HttpError(401, 'Missing or invalid service token: send Authorization: Token <service-token>', {
+      throw new ApiError('Missing or invalid service token: send Authorization: Token <service-token>', 'unauthorized', {
         'www-authenticate': 'Token',
       });
     }
@@ -88,7 +87,7 @@ export async function keyManagementRoutes(
 
   const settingsFrom = (body: ApiKeySettings): ApiKeySettings => {
     const settings = normalizeSettings(body);
-    if (typeof settings === 'string') throw new HttpError(400, settings);
+    if (typeof settings === 'string') throw new ApiError(settings);
     return settings;
   };
 
@@ -134,7 +133,7 @@ export async function keyManagementRoutes(
         response: { 200: { $ref: 'APIKey#' }, ...errors, ...notFound },
       },
     },
-    async (request) => (await keys.get(request.accountId!, request.params.key_id)) ?? Promise.reject(keyNotFound()),
+    async (request) => (await keys.get(request.accountId!, request.params.key_id)) ?? Promise.reject(new NotFoundError()),
   );
 
   app.delete<{ Params: { key_id: string } }>(
@@ -158,7 +157,7 @@ export async function keyManagementRoutes(
       },
     },
     async (request) => {
-      if (!(await keys.delete(request.accountId!, request.params.key_id))) throw keyNotFound();
+      if (!(await keys.delete(request.accountId!, request.params.key_id))) throw new NotFoundError();
       return { id: request.params.key_id, deleted: true };
     },
   );
@@ -177,6 +176,6 @@ export async function keyManagementRoutes(
     },
     async (request) =>
       (await keys.update(request.accountId!, request.params.key_id, settingsFrom(request.body))) ??
-      Promise.reject(keyNotFound()),
+      Promise.reject(new NotFoundError()),
   );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ClientError } from '../platform/errors.js';
+import { ApiError } from '../platform/errors.js';
 import type { Database } from '../platform/storage/database.js';
 import { hashToken, newToken, type TokenCipher } from '../platform/secrets.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -207,7 +207,7 @@ export class ApiKeyStore {
   }
 }
 
-export class InvalidCursorError extends ClientError {
+export class InvalidCursorError extends ApiError {
   constructor() {
     super('cursor is not a valid page cursor');
   }

@@ -23,19 +23,47 @@ export const errorBodySchema = {
 } as const;
 
 /**
- * A request the client got wrong, found by code that knows nothing of HTTP (a parser, a store):
- * its message is meant for the client, and it is answered with 400.
+ * What went wrong, in the words of the code that found it. Domain code (parsers, stores, pools)
+ * throws an ApiError with one of these; installErrorHandlers alone turns it into an HTTP status.
  */
-export class ClientError extends Error {}
+export type Failure = 'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'uri-too-long' | 'rate-limited' | 'upstream' | 'unavailable';
 
-/** An error with an HTTP status whose message is safe to show to the client. */
-export class HttpError extends Error {
+const statusOfFailure: Record<Failure, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'uri-too-long': 414,
+  'rate-limited': 429,
+  upstream: 502,
+  unavailable: 503,
+};
+
+/** The documented text of every 404. */
+export const NOT_FOUND = 'The item does not exist';
+
+/**
+ * A failure whose message is meant for the client (a bad request, a missing item, a busy server),
+ * with the response headers it needs (`Retry-After`, `WWW-Authenticate`).
+ */
+export class ApiError extends Error {
   constructor(
-    readonly statusCode: number,
     message: string,
+    readonly failure: Failure = 'invalid',
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+  }
+
+  /** The HTTP status this failure is answered with. */
+  get statusCode(): number {
+    return statusOfFailure[this.failure];
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(message = NOT_FOUND) {
+    super(message, 'not-found');
   }
 }
 
@@ -53,11 +81,10 @@ const fastifyMessages: Record<string, string> = {
  * status; anything unexpected is logged and answered with a generic 500 that reveals nothing.
  */
 export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpError) {
+  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof ApiError) {
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
     }
-    if (error instanceof ClientError) return reply.code(400).send(errorBody(error.message));
     if (error.validation) {
       return reply.code(400).send(errorBody(validationMessage(error)));
     }
@@ -71,7 +98,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((_request, reply) => {
-    reply.code(404).send(errorBody('The item does not exist'));
+    reply.code(404).send(errorBody(NOT_FOUND));
   });
 }
 

@@ -6,7 +6,7 @@
  */
 
 import { Piscina } from 'piscina';
-import { HttpError } from './errors.js';
+import { ApiError } from './errors.js';
 
 export interface WorkerPoolOptions {
   /** The worker module: its default export runs one task. */
@@ -47,14 +47,14 @@ export class WorkerPool<Task, Result> {
   /** Runs a task on a thread; `late` says what did not happen when it runs out of time. */
   async run(task: Task, late: string): Promise<Result> {
     if (this.admitted >= this.capacity) {
-      throw new HttpError(503, `Too many ${this.tasks} waiting; try again shortly`, { 'retry-after': retryAfterSeconds });
+      throw new ApiError(`Too many ${this.tasks} waiting; try again shortly`, 'unavailable', { 'retry-after': retryAfterSeconds });
     }
     this.admitted++;
     try {
       return await this.pool.run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (error) {
       if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
-        throw new HttpError(503, `${late} within ${this.timeoutMs} ms`, { 'retry-after': retryAfterSeconds });
+        throw new ApiError(`${late} within ${this.timeoutMs} ms`, 'unavailable', { 'retry-after': retryAfterSeconds });
       }
       throw error;
     } finally {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { HttpError } from '../platform/errors.js';
+import { NotFoundError } from '../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { WeatherCatalog } from './catalog.js';
 import { presentCatalog } from './layer.js';
@@ -9,7 +9,6 @@ import { tileSize } from './mercator.js';
 import { Lru } from '../platform/lru.js';
 import { openArchive, type Archive } from '../platform/pmtiles.js';
 
-const notFound = () => new HttpError(404, 'The item does not exist');
 const contentTypes = { png: 'image/png', webp: 'image/webp' } as const;
 
 /** Archives stay open between requests; the least recently used are closed past this many. */
@@ -124,13 +123,13 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
       let file = archiveOfKeyframe.get(keyframe);
       if (!file) {
         const found = await options.catalog.archiveOf(keyframe);
-        if (!found) throw notFound();
+        if (!found) throw new NotFoundError();
         file = found;
         archiveOfKeyframe.set(keyframe, file);
       }
       const archive = await archives.get(file);
-      if (!archive || archive.tileType !== format) throw notFound();
-      if (z < archive.minZoom || z > archive.maxZoom || x >= 2 ** z || y >= 2 ** z) throw notFound();
+      if (!archive || archive.tileType !== format) throw new NotFoundError();
+      if (z < archive.minZoom || z > archive.maxZoom || x >= 2 ** z || y >= 2 ** z) throw new NotFoundError();
       const data = (await archive.tile(z, x, y)) ?? (await emptyTile(format));
       reply.header('content-type', contentTypes[format]);
       reply.header('cache-control', 'public, max-age=31536000, immutable');

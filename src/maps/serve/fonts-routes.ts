@@ -9,7 +9,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { ClientError } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { Lru } from '../../platform/lru.js';
 import { sendCached } from '../../platform/http-cache.js';
@@ -28,21 +28,21 @@ const MAX_NAME_LENGTH = 128;
 const LAST_RANGE_START = 65280;
 const DEFAULT_CACHE_ENTRIES = 512;
 
-/** The first codepoint of a `start-end` range of 256; a ClientError otherwise. */
+/** The first codepoint of a `start-end` range of 256; an ApiError otherwise. */
 export function parseGlyphRange(range: string): number {
   const match = /^(\d{1,5})-(\d{1,5})$/.exec(range);
   const start = Number(match?.[1]);
   if (!match || start % 256 !== 0 || start > LAST_RANGE_START || Number(match[2]) !== start + 255) {
-    throw new ClientError(`Invalid glyph range "${range}": expected start-end with start a multiple of 256 up to ${LAST_RANGE_START} and end = start + 255`);
+    throw new ApiError(`Invalid glyph range "${range}": expected start-end with start a multiple of 256 up to ${LAST_RANGE_START} and end = start + 255`);
   }
   return start;
 }
 
-/** The font names of a comma-separated fontstack, trimmed; a ClientError when one is empty or too many. */
+/** The font names of a comma-separated fontstack, trimmed; an ApiError when one is empty or too many. */
 export function parseFontstack(fontstack: string): string[] {
   const names = fontstack.split(',').map((name) => name.trim());
   if (names.length > MAX_FONTS || names.some((name) => name === '' || name.length > MAX_NAME_LENGTH)) {
-    throw new ClientError(`Invalid fontstack: 1 to ${MAX_FONTS} comma-separated font names of 1 to ${MAX_NAME_LENGTH} characters`);
+    throw new ApiError(`Invalid fontstack: 1 to ${MAX_FONTS} comma-separated font names of 1 to ${MAX_NAME_LENGTH} characters`);
   }
   return names;
 }

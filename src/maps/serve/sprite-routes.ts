@@ -9,10 +9,9 @@
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { HttpError } from '../../platform/errors.js';
+import { ApiError, NotFoundError } from '../../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { Lru } from '../../platform/lru.js';
-import { MapsError, NOT_FOUND } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import type { MapRegistry } from '../registry.js';
 import { readLimited } from '../../render/sprite/read.js';
@@ -55,7 +54,7 @@ export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOpt
   const load = async (mapId: string, id: string, ratio: 1 | 2): Promise<SpriteFiles> => {
     const map = mapOf(options.registry, mapId);
     const entry = map.style.sprite === undefined ? undefined : spriteEntries(map.style.sprite).find((candidate) => candidate.id === id);
-    if (!entry) throw new MapsError(404, NOT_FOUND);
+    if (!entry) throw new NotFoundError();
     const cacheKey = `${mapId}\n${id}\n${ratio}`;
     const cached = cache.get(cacheKey);
     if (cached) return cached;
@@ -64,9 +63,9 @@ export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOpt
       files = (ratio === 2 ? await readPair(entry.url, 2) : null) ?? (await readPair(entry.url, 1));
     } catch (error) {
       app.log.warn(`map "${mapId}": sprite "${id}" cannot be read: ${(error as Error).message}`);
-      throw new HttpError(502, 'The sprite could not be read');
+      throw new ApiError('The sprite could not be read', 'upstream');
     }
-    if (!files) throw new MapsError(404, NOT_FOUND);
+    if (!files) throw new NotFoundError();
     return cache.set(cacheKey, files);
   };
 
@@ -126,7 +125,7 @@ export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOpt
     },
     (request, reply) => {
       const file = parseSpriteFile(request.params.file);
-      if (!file) throw new MapsError(404, NOT_FOUND);
+      if (!file) throw new NotFoundError();
       return send(request, reply, request.params.mapId, file.id, file.ratio, file.format);
     },
   );

@@ -9,7 +9,6 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
-import { MapsError, NOT_FOUND } from '../errors.js';
 import { etagOf, matchesTag, sendCached } from '../../platform/http-cache.js';
 import { mapLinks, requestOrigin } from './links.js';
 import type { LoadedMap, MapRegistry } from '../registry.js';
@@ -17,6 +16,7 @@ import { GeoJsonSource } from '../../render/source/geojson.js';
 import type { MapSource } from '../../render/source/source.js';
 import { rewriteStyle } from './style-rewrite.js';
 import { tileJsonOf, tileJsonSchema } from './tilejson.js';
+import { NotFoundError } from '../../platform/errors.js';
 
 export interface StyleRouteOptions {
   gate: KeyGate;
@@ -35,13 +35,13 @@ type Request<P> = { Params: P; Querystring: { key: string } };
 
 export function mapOf(registry: MapRegistry, mapId: string): LoadedMap {
   const map = registry.get(mapId);
-  if (!map) throw new MapsError(404, NOT_FOUND);
+  if (!map) throw new NotFoundError();
   return map;
 }
 
 export function sourceOf(map: LoadedMap, id: string): MapSource {
   const source = map.sources.get(id);
-  if (!source) throw new MapsError(404, NOT_FOUND);
+  if (!source) throw new NotFoundError();
   return source;
 }
 
@@ -118,10 +118,10 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
     },
     async (request, reply) => {
       const source = sourceOf(mapOf(registry, request.params.mapId), request.params.source);
-      if (!(source instanceof GeoJsonSource) || source.dataFile === undefined) throw new MapsError(404, NOT_FOUND);
+      if (!(source instanceof GeoJsonSource) || source.dataFile === undefined) throw new NotFoundError();
       const file = source.dataFile;
       const { size, mtimeMs } = await stat(file).catch(() => {
-        throw new MapsError(404, NOT_FOUND);
+        throw new NotFoundError();
       });
       // The file may be large: it is streamed, and its tag made from its size and time.
       const etag = etagOf(`${file} ${size} ${mtimeMs}`);

@@ -14,8 +14,8 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
-import { HttpError } from '../../platform/errors.js';
-import { INVALID_FORMAT, MapsError, NOT_FOUND, OUT_OF_BOUNDS } from '../errors.js';
+import { ApiError, NotFoundError } from '../../platform/errors.js';
+import { INVALID_FORMAT, OUT_OF_BOUNDS } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import type { MapRegistry } from '../registry.js';
 import type { Log } from '../../render/source/log.js';
@@ -87,10 +87,10 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
     },
     async (request, reply) => {
       const { mapId, source: sourceId, z, x, y, format } = request.params;
-      if (x >= 2 ** z || y >= 2 ** z) throw new MapsError(400, OUT_OF_BOUNDS);
+      if (x >= 2 ** z || y >= 2 ** z) throw new ApiError(OUT_OF_BOUNDS);
       const map = mapOf(registry, mapId);
       const source = sourceOf(map, sourceId);
-      if (format !== source.format) throw new MapsError(400, INVALID_FORMAT);
+      if (format !== source.format) throw new ApiError(INVALID_FORMAT);
       let tile;
       try {
         tile = await source.getTileData(z, x, y);
@@ -101,9 +101,9 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
           failed.add(name);
           log.warn(`map "${mapId}", source "${sourceId}": tile ${z}/${x}/${y} failed (${(error as Error).message}); later failures of this source are not logged`);
         }
-        throw new HttpError(502, 'The tile could not be read from its source');
+        throw new ApiError('The tile could not be read from its source', 'upstream');
       }
-      if (!tile) throw new MapsError(404, NOT_FOUND);
+      if (!tile) throw new NotFoundError();
       let { data } = tile;
       if (tile.contentEncoding === 'gzip') {
         reply.header('vary', 'Accept-Encoding');

@@ -5,7 +5,8 @@
 
 import { latitudeOfY, longitudeOfX, MAX_LATITUDE, wrapLongitude as wrap, xOfLongitude as mercatorX, yOfLatitude as mercatorY, type LonLat } from '../../platform/web-mercator.js';
 import { MAX_ZOOM, MIN_ZOOM, TILE_SIZE, type Viewport } from '../../render/view/viewport.js';
-import { MapsError, OUT_OF_BOUNDS } from '../errors.js';
+import { OUT_OF_BOUNDS } from '../errors.js';
+import { ApiError } from '../../platform/errors.js';
 
 /** [west, south, east, north] in degrees; west > east crosses the antimeridian. */
 export type Bounds = [west: number, south: number, east: number, north: number];
@@ -23,7 +24,7 @@ export const SINGLE_POINT_ZOOM = 14;
 export function checkViewport(center: LonLat, zoom: number): void {
   const [lon, lat] = center;
   if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= MAX_LATITUDE && zoom >= MIN_ZOOM && zoom <= MAX_ZOOM)) {
-    throw new MapsError(400, OUT_OF_BOUNDS);
+    throw new ApiError(OUT_OF_BOUNDS);
   }
 }
 
@@ -35,7 +36,7 @@ export function checkViewport(center: LonLat, zoom: number): void {
 export function fitBounds(bounds: Bounds, width: number, height: number, padding: number, pixelRatio: 1 | 2 = 1): Viewport {
   const [west, south, east, north] = bounds;
   if (!(Math.abs(west) <= 180 && Math.abs(east) <= 180 && Math.abs(south) <= 90 && Math.abs(north) <= 90 && south <= north)) {
-    throw new MapsError(400, OUT_OF_BOUNDS);
+    throw new ApiError(OUT_OF_BOUNDS);
   }
   const x0 = mercatorX(west);
   const x1 = mercatorX(west > east ? east + 360 : east);
@@ -64,7 +65,7 @@ export function autoViewport(features: Features, width: number, height: number, 
     spans.push([lon, lon]);
     [south, north] = [Math.min(south, lat), Math.max(north, lat)];
   }
-  if (spans.length === 0) throw new MapsError(400, 'Nothing to fit: give a path or markers');
+  if (spans.length === 0) throw new ApiError('Nothing to fit: give a path or markers');
   const crossing = shortest || features.paths.some((path) => path.shortest);
   const [west, east] = crossing ? smallestArc(spans) : spans.reduce(([w, e], [start, end]) => [Math.min(w, start), Math.max(e, end)], [Infinity, -Infinity]);
   const [y0, y1] = [mercatorY(north), mercatorY(south)];

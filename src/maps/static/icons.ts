@@ -14,7 +14,7 @@ import https from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import sharp from 'sharp';
 import { Lru } from '../../platform/lru.js';
-import { MapsError } from '../errors.js';
+import { ApiError } from '../../platform/errors.js';
 
 export interface IconLimits {
   maxBytes: number;
@@ -72,7 +72,7 @@ export class IconLoader {
       bytes = await this.fetch(url, signal);
     } catch (error) {
       const reason = error instanceof IconError ? error.message : signal.aborted ? 'timed out' : 'could not be fetched';
-      throw new MapsError(400, `Invalid marker icon ${url}: ${reason}`);
+      throw new ApiError(`Invalid marker icon ${url}: ${reason}`);
     }
     return this.cache.set(url, bytes);
   }

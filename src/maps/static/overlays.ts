@@ -11,9 +11,10 @@
  */
 
 import { parseColor, parseFill, rgba, type RGBA } from './color.js';
-import { MapsError, OUT_OF_BOUNDS } from '../errors.js';
+import { OUT_OF_BOUNDS } from '../errors.js';
 import { decodePolyline, PolylineError } from './polyline.js';
 import type { LonLat } from '../../platform/web-mercator.js';
+import { ApiError } from '../../platform/errors.js';
 
 
 export interface Path {
@@ -184,11 +185,11 @@ function orient(first: number, second: number, latlng: boolean): LonLat {
 }
 
 function checkRange([lon, lat]: LonLat): void {
-  if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= 90)) throw new MapsError(400, OUT_OF_BOUNDS);
+  if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= 90)) throw new ApiError(OUT_OF_BOUNDS);
 }
 
-function invalid(what: string): MapsError {
-  return new MapsError(400, `Invalid ${what}`);
+function invalid(what: string): ApiError {
+  return new ApiError(`Invalid ${what}`);
 }
 
 function fail(what: string): never {

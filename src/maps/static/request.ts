@@ -13,10 +13,11 @@
 import { parseColor, parseFill } from './color.js';
 import { ATTRIBUTIONS, type Attribution } from './draw/attribution.js';
 import { FORMATS, type Format } from '../image-format.js';
-import { INVALID_FORMAT, INVALID_IMAGE_SIZE, MapsError, NOT_FOUND, URI_TOO_LONG } from '../errors.js';
+import { INVALID_FORMAT, INVALID_IMAGE_SIZE, URI_TOO_LONG } from '../errors.js';
 import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { autoViewport, checkViewport, fitBounds, type Bounds } from './fit.js';
+import { ApiError, NotFoundError } from '../../platform/errors.js';
 
 
 export const MAX_URI_BYTES = 8192;
@@ -55,20 +56,20 @@ export function parseStaticRequest(
   rawUrlLength: number,
   allowedFormats: readonly Format[] = FORMATS,
 ): StaticRequest {
-  if (rawUrlLength > MAX_URI_BYTES) throw new MapsError(414, URI_TOO_LONG);
+  if (rawUrlLength > MAX_URI_BYTES) throw new ApiError(URI_TOO_LONG, 'uri-too-long');
   const slash = spec.indexOf('/');
   const area = AREA.exec(spec.slice(0, slash));
   const size = SIZE.exec(spec.slice(slash + 1));
-  if (slash < 0 || !area || !size) throw new MapsError(404, NOT_FOUND);
+  if (slash < 0 || !area || !size) throw new NotFoundError();
 
   const format = FORMATS.find((known) => known === size[4]);
-  if (!format || !allowedFormats.includes(format)) throw new MapsError(400, INVALID_FORMAT);
+  if (!format || !allowedFormats.includes(format)) throw new ApiError(INVALID_FORMAT);
   const width = Number(size[1]);
   const height = Number(size[2]);
   if (!(width >= MIN_SIZE && width <= MAX_SIZE && height >= MIN_SIZE && height <= MAX_SIZE)) {
-    throw new MapsError(400, INVALID_IMAGE_SIZE);
+    throw new ApiError(INVALID_IMAGE_SIZE);
   }
-  if (size[3] !== undefined && size[3] !== '@2x') throw new MapsError(400, INVALID_IMAGE_SIZE);
+  if (size[3] !== undefined && size[3] !== '@2x') throw new ApiError(INVALID_IMAGE_SIZE);
   const pixelRatio = size[3] === '@2x' ? 2 : 1;
 
   const attribution = ATTRIBUTIONS.find((known) => known === single(query, 'attribution', 'bottomright')) ?? invalid('attribution');
@@ -81,7 +82,7 @@ export function parseStaticRequest(
   const paths = pathValues.map((value) => parsePath(value, defaults, latlng));
   const markers = all(query, 'markers').map((value) => parseMarkers(value, latlng));
   const points = paths.reduce((sum, path) => sum + path.points.length, 0) + markers.reduce((sum, group) => sum + group.markers.length, 0);
-  if (points > MAX_POINTS) throw new MapsError(400, `Too many points: at most ${MAX_POINTS} in all paths and markers`);
+  if (points > MAX_POINTS) throw new ApiError(`Too many points: at most ${MAX_POINTS} in all paths and markers`);
 
   const common = { mapId, format, paths, markers, attribution, padding, shortest };
   if (area[1] !== undefined) {
@@ -129,5 +130,5 @@ function all(query: Query, name: string): string[] {
 }
 
 function invalid(name: string): never {
-  throw new MapsError(400, `Invalid ${name}`);
+  throw new ApiError(`Invalid ${name}`);
 }

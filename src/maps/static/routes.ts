@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { CONTENT_TYPES } from '../image-format.js';
-import { MapsError, NOT_FOUND, OUT_OF_BOUNDS, URI_TOO_LONG } from '../errors.js';
+import { OUT_OF_BOUNDS, URI_TOO_LONG } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import type { IconLoader } from './icons.js';
 import type { RenderPool } from './pool.js';
@@ -10,6 +10,7 @@ import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';
 import { MAX_URI_BYTES, parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { Viewport } from '../../render/view/viewport.js';
+import { ApiError, NotFoundError } from '../../platform/errors.js';
 
 export interface StaticMapRouteOptions {
   gate: KeyGate;
@@ -31,7 +32,7 @@ const image = (kind: string) => `Image: ${kind}. {width}x{height}[@2x].{format},
  */
 export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRouteOptions): Promise<void> {
   app.addHook('onRequest', async (request) => {
-    if (Buffer.byteLength(request.raw.url ?? '') > MAX_URI_BYTES) throw new MapsError(414, URI_TOO_LONG);
+    if (Buffer.byteLength(request.raw.url ?? '') > MAX_URI_BYTES) throw new ApiError(URI_TOO_LONG, 'uri-too-long');
   });
   app.addHook('onRequest', options.gate.hook);
   for (const id of options.registry.ids()) {
@@ -88,7 +89,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     async (request: FastifyRequest<{ Params: { mapId: string; area: string; image: string }; Querystring: Query }>, reply: FastifyReply) => {
       const { mapId, area, image: imageSpec } = request.params;
       const map = options.registry.get(mapId);
-      if (!map) throw new MapsError(404, NOT_FOUND);
+      if (!map) throw new NotFoundError();
       const parsed = parseStaticRequest(mapId, `${area}/${imageSpec}`, request.query, Buffer.byteLength(request.raw.url ?? ''), map.formats);
       const viewport = withinMapZooms(parsed, map);
       const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
@@ -105,7 +106,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
 function withinMapZooms(request: StaticRequest, map: LoadedMap): Viewport {
   const { viewport } = request;
   if (request.kind === 'center') {
-    if (viewport.zoom < map.minzoom || viewport.zoom > map.maxzoom) throw new MapsError(400, OUT_OF_BOUNDS);
+    if (viewport.zoom < map.minzoom || viewport.zoom > map.maxzoom) throw new ApiError(OUT_OF_BOUNDS);
     return viewport;
   }
   return { ...viewport, zoom: Math.min(map.maxzoom, Math.max(map.minzoom, viewport.zoom)) };

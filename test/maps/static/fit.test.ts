@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MapsError } from '../../../src/maps/errors.js';
+import { ApiError } from '../../../src/platform/errors.js';
 import { MAX_LATITUDE } from '../../../src/platform/web-mercator.js';
 import { project, unproject } from '../../../src/render/view/viewport.js';
 import { autoViewport, checkViewport, fitBounds, SINGLE_POINT_ZOOM } from '../../../src/maps/static/fit.js';
@@ -8,7 +8,7 @@ import { autoViewport, checkViewport, fitBounds, SINGLE_POINT_ZOOM } from '../..
 const near = (actual: number, expected: number, tolerance = 1e-9): void => {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 };
-const outOfBounds = (error: unknown): boolean => error instanceof MapsError && error.status === 400 && error.message === 'Out of bounds';
+const outOfBounds = (error: unknown): boolean => error instanceof ApiError && error.statusCode === 400 && error.message === 'Out of bounds';
 
 test('at zoom 0 the world is 512 px: lon -180 at x 0, 180 at x 512, the equator at y 256', () => {
   assert.deepEqual(project(-180, 0, 0), [0, 256]);
@@ -106,5 +106,5 @@ test('a shortest path across the antimeridian is fitted around it; otherwise aro
 });
 
 test('auto-fit with nothing to fit is a 400', () => {
-  assert.throws(() => autoViewport({ paths: [], markers: [] }, 512, 512, 0.1, false), (error) => error instanceof MapsError && error.status === 400);
+  assert.throws(() => autoViewport({ paths: [], markers: [] }, 512, 512, 0.1, false), (error) => error instanceof ApiError && error.statusCode === 400);
 });

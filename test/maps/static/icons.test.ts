@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
-import { MapsError } from '../../../src/maps/errors.js';
+import { ApiError } from '../../../src/platform/errors.js';
 import { IconLoader, isPrivateAddress, type IconLimits } from '../../../src/maps/static/icons.js';
 
 const limits: IconLimits = { maxBytes: 4096, timeoutMs: 1000, cacheEntries: 2, allowPrivateAddresses: true };
@@ -46,8 +46,8 @@ after(() => {
 
 async function refused(loader: IconLoader, url: string, reason: RegExp): Promise<void> {
   await assert.rejects(loader.load([url]), (error: unknown) => {
-    assert.ok(error instanceof MapsError);
-    assert.equal(error.status, 400);
+    assert.ok(error instanceof ApiError);
+    assert.equal(error.statusCode, 400);
     assert.match(error.message, reason);
     assert.ok(error.message.includes(url));
     return true;

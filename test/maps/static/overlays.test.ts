@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { rgba } from '../../../src/maps/static/color.js';
-import { MapsError } from '../../../src/maps/errors.js';
+import { ApiError } from '../../../src/platform/errors.js';
 import {
   DEFAULT_CLOSED_FILL, DEFAULT_STROKE, MAX_MARKER_SCALE, MAX_PATH_WIDTH, parseMarkers, parsePath,
 } from '../../../src/maps/static/overlays.js';
@@ -125,7 +125,7 @@ test("our patterns accept exactly the strings the spec's patterns accept", () =>
       try {
         parse(value);
       } catch (error) {
-        assert.ok(error instanceof MapsError);
+        assert.ok(error instanceof ApiError);
         grammarError = error.message === 'Invalid path' || error.message === 'Invalid markers';
       }
       // Our grammar error is exactly the spec's rejection, except an enc: that is not a polyline.
@@ -134,14 +134,14 @@ test("our patterns accept exactly the strings the spec's patterns accept", () =>
   }), { numRuns: 3000 });
 });
 
-test('hostile strings are rejected fast with a MapsError', () => {
+test('hostile strings are rejected fast with a ApiError', () => {
   const hostile = [
     `${'1111111111,'.repeat(400)}x`, `${'1111111111,1111111111|'.repeat(300)}x`, `${'fill:a|'.repeat(1000)}`,
     `enc:${'~'.repeat(5000)}`, `${'1.1,1.1,'.repeat(500)}|`, '__proto__:1|1,2', `icon:${'a'.repeat(8000)}|1,2`,
   ];
   const started = performance.now();
   for (const value of hostile) {
-    for (const parse of [parsePath, parseMarkers]) assert.throws(() => parse(value), MapsError);
+    for (const parse of [parsePath, parseMarkers]) assert.throws(() => parse(value), ApiError);
   }
   assert.ok(performance.now() - started < 500);
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { rgba } from '../../../src/maps/static/color.js';
-import { MapsError } from '../../../src/maps/errors.js';
+import { ApiError } from '../../../src/platform/errors.js';
 import { MAX_POINTS, parseStaticRequest, type Query } from '../../../src/maps/static/request.js';
 import { MAX_ZOOM } from '../../../src/render/view/viewport.js';
 import { fitBounds, SINGLE_POINT_ZOOM } from '../../../src/maps/static/fit.js';
@@ -118,14 +118,14 @@ const query = fc.record({
   __proto__: queryValue, constructor: queryValue,
 }, { requiredKeys: [] });
 
-test('random and hostile requests throw nothing but MapsError; accepted ones are well-formed', () => {
+test('random and hostile requests throw nothing but ApiError; accepted ones are well-formed', () => {
   fc.assert(fc.property(specPart, sizePart, query, fc.integer({ min: 0, max: 9000 }), (area, size, q, length) => {
     let request;
     try {
       request = parseStaticRequest('m', `${area}/${size}`, q, length);
     } catch (error) {
-      assert.ok(error instanceof MapsError, `${String(error)} for ${area}/${size} ${JSON.stringify(q)}`);
-      assert.ok([400, 404, 414].includes(error.status));
+      assert.ok(error instanceof ApiError, `${String(error)} for ${area}/${size} ${JSON.stringify(q)}`);
+      assert.ok([400, 404, 414].includes(error.statusCode));
       return;
     }
     const { center: [lon, lat], zoom, width, height, pixelRatio } = request.viewport;
@@ -137,12 +137,12 @@ test('random and hostile requests throw nothing but MapsError; accepted ones are
   }), { numRuns: 2000 });
 });
 
-test('arbitrary strings anywhere throw nothing but MapsError', () => {
+test('arbitrary strings anywhere throw nothing but ApiError', () => {
   fc.assert(fc.property(fc.string({ maxLength: 60 }), fc.dictionary(fc.string({ maxLength: 12 }), fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.string({ maxLength: 30 }), { maxLength: 3 }))), (spec, q) => {
     try {
       parseStaticRequest('m', spec, q, spec.length);
     } catch (error) {
-      assert.ok(error instanceof MapsError, String(error));
+      assert.ok(error instanceof ApiError, String(error));
     }
   }), { numRuns: 2000 });
 });
