@@ -4,17 +4,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { section } from '../platform/settings.js';
 
 export const keysSettings = {
-  /** Per-key token bucket; `requestsPerSecond: 0` turns rate limiting off. */
   rateLimit: section({
-    requestsPerSecond: Type.Number({ minimum: 0, default: 50, env: 'MERIDIAN_RATE_LIMIT_RPS' }),
-    burst: Type.Integer({ minimum: 1, default: 100, env: 'MERIDIAN_RATE_LIMIT_BURST' }),
+    requestsPerSecond: Type.Number({ minimum: 0, default: 50, env: 'MERIDIAN_RATE_LIMIT_RPS', description: 'per-key refill rate; `0` turns rate limiting off' }),
+    burst: Type.Integer({ minimum: 1, default: 100, env: 'MERIDIAN_RATE_LIMIT_BURST', description: 'per-key bucket size' }),
   }),
   usage: section({
-    flushIntervalMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000, env: 'MERIDIAN_USAGE_FLUSH_MS' }),
+    flushIntervalMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000, env: 'MERIDIAN_USAGE_FLUSH_MS', description: 'how often usage counts are written' }),
   }),
   gate: section({
-    cacheSize: Type.Integer({ minimum: 0, default: 10000 }),
-    negativeCacheMs: Type.Integer({ minimum: 0, maximum: 60000, default: 2000 }),
+    cacheSize: Type.Integer({ minimum: 0, default: 10000, description: 'verified keys kept in memory' }),
+    negativeCacheMs: Type.Integer({ minimum: 0, maximum: 60000, default: 2000, description: 'how long an unknown token is remembered' }),
   }),
 };
 

@@ -6,22 +6,38 @@ import { nullableInteger, nullableString, oneOf, section } from './settings.js';
 const port = { minimum: 0, maximum: 65535 };
 
 export const platformSettings = {
-  host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_HOST' }),
-  port: Type.Integer({ ...port, default: 8080, env: 'MERIDIAN_PORT' }),
-  dataDir: Type.String({ minLength: 1, default: './data', env: 'MERIDIAN_DATA_DIR' }),
-  databaseUrl: nullableString({ default: null, pattern: '^postgres(ql)?://', env: 'DATABASE_URL' }),
-  /** PostgreSQL schema that holds Meridian's tables (lets several deployments share one database). */
-  databaseSchema: Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', default: 'public', env: 'MERIDIAN_DB_SCHEMA' }),
-  redisUrl: nullableString({ default: null, pattern: '^rediss?://', env: 'REDIS_URL' }),
-  /** Base64 of 32 bytes; encrypts API key tokens at rest. Generated into the data directory when null. */
-  masterKey: nullableString({ default: null, pattern: '^[A-Za-z0-9+/]{43}=$', env: 'MERIDIAN_MASTER_KEY' }),
-  logLevel: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { default: 'info', env: 'MERIDIAN_LOG_LEVEL' }),
-  /** Behind a load balancer: take the client address from `X-Forwarded-For`. */
-  trustProxy: Type.Boolean({ default: false, env: 'MERIDIAN_TRUST_PROXY' }),
-  /** When `port` is set, the key-management API moves to this separate listener. */
+  host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_HOST', description: 'address to listen on (`0.0.0.0` for all)' }),
+  port: Type.Integer({ ...port, default: 8080, env: 'MERIDIAN_PORT', description: 'port of the main listener' }),
+  dataDir: Type.String({ minLength: 1, default: './data', env: 'MERIDIAN_DATA_DIR', description: 'embedded database, master key, control socket' }),
+  databaseUrl: nullableString({
+    default: null,
+    pattern: '^postgres(ql)?://',
+    env: 'DATABASE_URL',
+    description: '`postgres://…`: use a PostgreSQL server instead of PGlite',
+  }),
+  databaseSchema: Type.String({
+    pattern: '^[a-z_][a-z0-9_]{0,62}$',
+    default: 'public',
+    env: 'MERIDIAN_DB_SCHEMA',
+    description: "schema holding Meridian's tables (lets several deployments share one database)",
+  }),
+  redisUrl: nullableString({ default: null, pattern: '^rediss?://', env: 'REDIS_URL', description: '`redis://…`: share rate-limit budgets between instances' }),
+  masterKey: nullableString({
+    default: null,
+    pattern: '^[A-Za-z0-9+/]{43}=$',
+    env: 'MERIDIAN_MASTER_KEY',
+    shownDefault: 'generated',
+    description: 'base64 of 32 bytes; encrypts API key tokens at rest (generated into the data directory when unset)',
+  }),
+  logLevel: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+    default: 'info',
+    env: 'MERIDIAN_LOG_LEVEL',
+    description: '`fatal` … `trace`, or `silent`',
+  }),
+  trustProxy: Type.Boolean({ default: false, env: 'MERIDIAN_TRUST_PROXY', description: 'behind a load balancer: client address from `X-Forwarded-For`' }),
   admin: section({
-    host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_ADMIN_HOST' }),
-    port: nullableInteger({ ...port, default: null, env: 'MERIDIAN_ADMIN_PORT' }),
+    host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_ADMIN_HOST', description: 'address of that listener' }),
+    port: nullableInteger({ ...port, default: null, env: 'MERIDIAN_ADMIN_PORT', description: 'move key management to a listener of its own' }),
   }),
 };
 

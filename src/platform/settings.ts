@@ -1,9 +1,11 @@
 /**
  * Configuration, declared once. Each area declares its settings as one TypeBox schema: every leaf
- * carries its `default` and, when the environment may set it, its `env` variable. From that one
- * declaration come the area's type (`Static<typeof schema>`), the defaults, the environment map,
- * how an environment value or flag is parsed (by the leaf's type), and validation (Ajv).
- * `loadSettings` merges defaults, a JSON file, the environment and flags, in that order.
+ * carries its `default`, its `description` and, when the environment may set it, its `env`
+ * variable (`shownDefault` words a default that depends on the machine). From that one declaration
+ * come the area's type (`Static<typeof schema>`), the defaults, the environment map, how an
+ * environment value or flag is parsed (by the leaf's type), validation (Ajv) and the settings table
+ * of the operations guide (`settingsTable`). `loadSettings` merges defaults, a JSON file, the
+ * environment and flags, in that order.
  */
 
 import { readFileSync } from 'node:fs';
@@ -25,19 +27,24 @@ export function section<T extends TProperties>(properties: T, options: { descrip
   return Type.Object(properties, { ...options, additionalProperties: false });
 }
 
+interface Annotations {
+  env?: string;
+  description?: string;
+  shownDefault?: string;
+}
+
 /** One of a list of strings. */
-export function oneOf<const T extends readonly string[]>(values: T, options: { default?: T[number]; env?: string; description?: string } = {}) {
+export function oneOf<const T extends readonly string[]>(values: T, options: Annotations & { default?: T[number] } = {}) {
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 }
 
 /** A string that may be null (unset). */
-export function nullableString(options: { default: null; env?: string; pattern?: string; description?: string }) {
-  const { default: _default, ...rest } = options;
-  return Type.Unsafe<string | null>({ ...rest, type: ['string', 'null'], minLength: 1, default: null });
+export function nullableString(options: Annotations & { default: null; pattern?: string }) {
+  return Type.Unsafe<string | null>({ ...options, type: ['string', 'null'], minLength: 1 });
 }
 
-/** A non-negative integer that may be null (unset). */
-export function nullableInteger(options: { default: null; env?: string; minimum?: number; maximum?: number; description?: string }) {
+/** An integer that may be null (unset). */
+export function nullableInteger(options: Annotations & { default: null; minimum?: number; maximum?: number }) {
   return Type.Unsafe<number | null>({ ...options, type: ['integer', 'null'] });
 }
 
@@ -77,6 +84,15 @@ function leavesOf(schema: TSchema, prefix = ''): Leaf[] {
 /** Environment variables and the setting each one sets, as the schema declares them. */
 export function environmentVariables(schema: TSchema): Record<string, string> {
   return Object.fromEntries(leavesOf(schema).flatMap(({ setting, schema: leaf }) => (typeof leaf.env === 'string' ? [[leaf.env, setting]] : [])));
+}
+
+/** The settings as a Markdown table: setting, environment variable, default, meaning. */
+export function settingsTable(schema: TSchema): string {
+  const rows = leavesOf(schema).map(({ setting, schema: leaf }) => {
+    const shown = typeof leaf.shownDefault === 'string' ? leaf.shownDefault : leaf.default === null ? 'none' : `\`${typeof leaf.default === 'string' ? leaf.default : JSON.stringify(leaf.default)}\``;
+    return `| \`${setting}\` | ${typeof leaf.env === 'string' ? `\`${leaf.env}\`` : ''} | ${shown} | ${String(leaf.description ?? '').replaceAll('|', '\\|')} |`;
+  });
+  return ['| Setting | Environment | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 /** Merges defaults, the config file, the environment and flags (in that order) and validates the result. */
@@ -119,12 +135,13 @@ export function loadSettings<T extends TObject>(schema: T, sources: ConfigSource
 
 const validators = new WeakMap<TSchema, ReturnType<Ajv['compile']>>();
 
-/** Ajv's validator of a schema (compiled once); `env` is our annotation, not a JSON Schema keyword. */
+/** Ajv's validator of a schema (compiled once); `env` and `shownDefault` are our annotations. */
 export function validatorOf(schema: TSchema): ReturnType<Ajv['compile']> {
   let validate = validators.get(schema);
   if (!validate) {
     const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
     ajv.addKeyword({ keyword: 'env', schemaType: 'string' });
+    ajv.addKeyword({ keyword: 'shownDefault', schemaType: 'string' });
     validate = ajv.compile(schema);
     validators.set(schema, validate);
   }

@@ -1,6 +1,6 @@
 /**
  * The weather area's settings: runs kept per model, the tile format of new tilesets, variables
- * added to (or taking precedence over) the built-in table, and downloading GFS runs.
+ * added to the built-in table, the ingest worker pool, and downloading GFS runs.
  */
 
 import { Type, type Static } from '@sinclair/typebox';
@@ -8,27 +8,37 @@ import { oneOf, section } from '../platform/settings.js';
 import { variableSchema } from './variables.js';
 
 export const weatherSettings = section({
-  keepRuns: Type.Integer({ minimum: 1, maximum: 1000, default: 1, env: 'MERIDIAN_WEATHER_KEEP_RUNS' }),
-  tileFormat: oneOf(['png', 'webp'], { default: 'png', env: 'MERIDIAN_WEATHER_TILE_FORMAT' }),
-  variables: Type.Array(variableSchema, { default: [] }),
-  /** Threads that decode and tile ingests, ingests that may wait for one, and an ingest's time limit. */
-  workers: Type.Integer({ minimum: 1, maximum: 64, default: 1, env: 'MERIDIAN_WEATHER_WORKERS' }),
-  queue: Type.Integer({ minimum: 0, default: 8 }),
-  ingestTimeoutMs: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 1_800_000 }),
-  /**
-   * Downloading GFS runs: from where (NOMADS by default), which forecast hours (hourly 0-96 by
-   * default: about four days of hourly keyframes, as the hosted service offers; NOMADS has hourly
-   * files at 0p25 only, 3-hourly at 0p50 and 1p00), and how often `serve` looks (0: never).
-   */
+  keepRuns: Type.Integer({ minimum: 1, maximum: 1000, default: 1, env: 'MERIDIAN_WEATHER_KEEP_RUNS', description: 'runs kept per model' }),
+  tileFormat: oneOf(['png', 'webp'], { default: 'png', env: 'MERIDIAN_WEATHER_TILE_FORMAT', description: '`png` or `webp` (both lossless)' }),
+  variables: Type.Array(variableSchema, { default: [], description: 'extra variable definitions, tried before the built-in ones' }),
+  workers: Type.Integer({ minimum: 1, maximum: 64, default: 1, env: 'MERIDIAN_WEATHER_WORKERS', description: 'threads that decode and tile ingested GRIB2 files' }),
+  queue: Type.Integer({ minimum: 0, default: 8, description: 'ingests that may wait for a thread before they are refused (503)' }),
+  ingestTimeoutMs: Type.Integer({ minimum: 1000, maximum: 86_400_000, default: 1_800_000, description: 'time limit of the decoding and tiling of one ingest' }),
   fetch: section({
-    baseUrl: Type.String({ pattern: '^https?://', default: 'https://nomads.ncep.noaa.gov/pub/data/nccf/com/gfs/prod', env: 'MERIDIAN_WEATHER_FETCH_URL' }),
-    resolution: oneOf(['0p25', '0p50', '1p00'], { default: '0p25' }),
+    baseUrl: Type.String({
+      pattern: '^https?://',
+      default: 'https://nomads.ncep.noaa.gov/pub/data/nccf/com/gfs/prod',
+      env: 'MERIDIAN_WEATHER_FETCH_URL',
+      shownDefault: 'NOMADS GFS',
+      description: 'where GFS runs are downloaded from',
+    }),
+    resolution: oneOf(['0p25', '0p50', '1p00'], {
+      default: '0p25',
+      description: '`0p25`, `0p50` or `1p00` (NOMADS has hourly files at 0p25 only, 3-hourly at 0p50 and 1p00)',
+    }),
     steps: Type.String({
       pattern: '^\\d{1,3}(-\\d{1,3}(/\\d{1,3})?)?(,\\d{1,3}(-\\d{1,3}(/\\d{1,3})?)?)*$',
       default: '0-96/1',
       env: 'MERIDIAN_WEATHER_FETCH_STEPS',
+      description: 'forecast hours: `a`, `a-b`, `a-b/step`, comma-separated (default: four days of hourly keyframes, as the hosted service offers)',
     }),
-    intervalMinutes: Type.Integer({ minimum: 0, maximum: 1440, default: 0, env: 'MERIDIAN_WEATHER_FETCH_INTERVAL' }),
+    intervalMinutes: Type.Integer({
+      minimum: 0,
+      maximum: 1440,
+      default: 0,
+      env: 'MERIDIAN_WEATHER_FETCH_INTERVAL',
+      description: 'how often `serve` looks for a new run; 0: never',
+    }),
   }),
 });
 
