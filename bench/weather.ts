@@ -5,6 +5,10 @@
  * ecCodes is timed with `grib_get -p average`, which decodes every value of every message; it
  * includes the process start, so a file is also timed with `grib_count` (no decoding) and that
  * floor is reported beside it.
+ *
+ * Serving during an ingest: /health asked every 10 ms (open loop) by a server while it ingests the
+ * safrica sample (75 JPEG 2000 fields) on its weather worker pool, against the same ingest decoded
+ * on the serving thread (as before the pool), and against an idle server.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -15,6 +19,10 @@ import { griddedField } from '../src/weather/field.js';
 import { tilePyramid, bilinear, type GriddedField } from '../src/weather/tiler.js';
 import { globalField } from '../test/weather/fields.js';
 import { median, saveResults } from './instance.js';
+import { defaultVariables } from '../src/weather/variables.js';
+import { ingestFiles } from '../src/weather/ingest.js';
+import { healthLatencies, percentile } from '../test/health-probe.js';
+import { startTestServer, testConfig } from '../test/helpers.js';
 
 const samples = '/usr/share/doc/python-grib-doc/examples';
 const files = ['gfs.t12z.pgrbf120.2p5deg.grib2', 'safrica.grib2', 'ecmwf_tigge.grb', 'ds.waveh.bin'];
@@ -81,6 +89,36 @@ async function tiling() {
   return results;
 }
 
+async function servingDuringIngest() {
+  const { meridian, server, close } = await startTestServer(testConfig());
+  try {
+    const { public: base } = await server.listen();
+    const file = path.join(samples, 'safrica.grib2');
+    const options = { model: 'safrica', attribution: 'SAWS', variables: defaultVariables, format: 'png' as const, keepRuns: 1 };
+    const runs: [string, () => Promise<unknown>][] = [
+      ['idle server (3 s)', () => new Promise((resolve) => setTimeout(resolve, 3000))],
+      ['ingest on the weather worker pool', () => ingestFiles(meridian.weather, meridian.weatherDirectory, [file], options, meridian.prepareIngest)],
+      ['ingest decoded on the serving thread', () => ingestFiles(meridian.weather, meridian.weatherDirectory, [file], options)],
+    ];
+    const results = [];
+    for (const [name, work] of runs) {
+      const started = performance.now();
+      const latencies = await healthLatencies(base, work());
+      results.push({
+        while: name,
+        seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+        requests: latencies.length,
+        p50Ms: Number(percentile(latencies, 0.5).toFixed(1)),
+        p99Ms: Number(percentile(latencies, 0.99).toFixed(1)),
+        maxMs: Number(Math.max(...latencies).toFixed(1)),
+      });
+    }
+    return results;
+  } finally {
+    await close();
+  }
+}
+
 // Tiling first: the decoding runs leave a heap of large arrays behind that would slow it down.
 const tiles = await tiling();
 console.log('Tiling one global field (bilinear, quantised, lossless) to zooms 0-4');
@@ -88,4 +126,7 @@ console.table(tiles);
 const decode = decoding();
 console.log('GRIB2 decoding of every message, against ecCodes (grib_get -p average) in the same run');
 console.table(decode);
-saveResults('weather', { decode, tiles });
+const serving = await servingDuringIngest();
+console.log('/health every 10 ms while the safrica sample is ingested (pool: what a server does; serving thread: before the pool)');
+console.table(serving);
+saveResults('weather', { decode, tiles, serving });

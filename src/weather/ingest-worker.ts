@@ -2,8 +2,14 @@
  * A thread of the weather worker pool: the decoding half of an ingest (GRIB2 and JPEG 2000
  * decoding, unit conversion, tiling, archive writing), off the serving event loop. An ingest's own
  * errors come back as values, since an Error crossing threads loses its class.
+ *
+ * An ingest is background work: the thread lowers its own scheduling priority (on Linux a thread
+ * has its own nice value) and libvips encodes each tile on one thread, so that on a small machine
+ * the serving thread still gets a core when it needs one.
  */
 
+import { setPriority } from 'node:os';
+import sharp from 'sharp';
 import { IngestError, prepareIngest, type IngestOptions, type PreparedIngest } from './ingest.js';
 
 export interface IngestTask {
@@ -13,6 +19,9 @@ export interface IngestTask {
 }
 
 export type IngestOutcome = { prepared: PreparedIngest } | { ingestError: string };
+
+setPriority(10);
+sharp.concurrency(1);
 
 export default async function run(task: IngestTask): Promise<IngestOutcome> {
   try {
