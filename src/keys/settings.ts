@@ -59,5 +59,9 @@ export function normalizeSettings(input: ApiKeySettings): ApiKeySettings | strin
   }
   if (input.user_agent === '') out.user_agent = null;
   if (input.name !== undefined && input.name.trim() === '') return 'name must not be blank';
+  // PostgreSQL text cannot hold U+0000.
+  for (const field of ['name', 'description', 'user_agent'] as const) {
+    if (input[field]?.includes('\u0000')) return `${field} must not contain NUL characters`;
+  }
   return out;
 }

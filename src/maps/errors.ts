@@ -2,4 +2,3 @@
 export const OUT_OF_BOUNDS = 'Out of bounds';
 export const INVALID_FORMAT = 'Invalid format';
 export const INVALID_IMAGE_SIZE = 'Invalid image size';
-export const URI_TOO_LONG = 'URI Too Long. Maximum allowed length is 8192 bytes.';

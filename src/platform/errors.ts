@@ -41,6 +41,9 @@ const statusOfFailure: Record<Failure, number> = {
 
 /** The documented text of every 404. */
 export const NOT_FOUND = 'The item does not exist';
+/** The longest URL a request may have (and the longest path parameter), and its documented 414 text. */
+export const MAX_URI_BYTES = 8192;
+export const URI_TOO_LONG = `URI Too Long. Maximum allowed length is ${MAX_URI_BYTES} bytes.`;
 
 /**
  * A failure whose message is meant for the client (a bad request, a missing item, a busy server),
@@ -101,6 +104,44 @@ export function installErrorHandlers(app: FastifyInstance): void {
     reply.code(404).send(errorBody(NOT_FOUND));
   });
 }
+
+/**
+ * Errors Fastify's router raises before any route runs (bad percent-encoding, a path parameter
+ * over the limit), in the documented body; the URL (which may carry a key) is never echoed.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.code(414).send(errorBody(URI_TOO_LONG));
+    return;
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    reply.code(400).send(errorBody('Invalid URL: malformed percent-encoding'));
+    return;
+  }
+  reply.code(400).send(errorBody('Bad request'));
+}
+
+/**
+ * Requests Node's HTTP parser refuses (malformed, header section over the limit, too slow), in the
+ * documented body. An overflowing header section whose request line is longer than MAX_URI_BYTES
+ * is a URL too long: 414, as for the static routes; otherwise 431. A HEAD request gets no body, so a keep-alive client stays in step.
+ */
+export function clientErrorResponse(error: Error & { code?: string; rawPacket?: Buffer }): string | null {
+  if (error.code === 'ECONNRESET') return null;
+  const packet = error.rawPacket?.toString('latin1') ?? '';
+  let status = 400;
+  let message = 'Malformed HTTP request';
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') [status, message] = [408, 'Request timeout'];
+  else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const requestLine = packet.split('\r\n', 1)[0]!;
+    [status, message] = requestLine.length > MAX_URI_BYTES ? [414, URI_TOO_LONG] : [431, 'Request header fields too large'];
+  }
+  const body = JSON.stringify(errorBody(message));
+  const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  return packet.startsWith('HEAD ') ? head : head + body;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
 
 /** "body/description must be string" reads better as "description must be string". */
 function validationMessage(error: FastifyError): string {

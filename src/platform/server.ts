@@ -4,7 +4,7 @@ import addFormatsModule from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { PlatformConfig } from './config.js';
-import { errorBodySchema, installErrorHandlers } from './errors.js';
+import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from './errors.js';
 import { loggerOptions, requestId } from './logging.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
@@ -39,6 +39,8 @@ function validators(shared: readonly SharedSchema[]) {
   const make = (coerceTypes: boolean | 'array') => {
     const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
     addFormats(ajv);
+    // ajv-formats' uuid also takes a `urn:uuid:` prefix, which no database column holds.
+    ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
     for (const schema of shared) ajv.addSchema(schema);
     return ajv;
   };
@@ -60,7 +62,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
     trustProxy: options.trustProxy,
-    routerOptions: { maxParamLength: 8192 },
+    routerOptions: { maxParamLength: MAX_URI_BYTES },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler(error, socket) {
+      const response = clientErrorResponse(error as unknown as Error & { code?: string; rawPacket?: Buffer });
+      if (response !== null && socket.writable) socket.end(response);
+      socket.destroy();
+    },
   });
   const shared: SharedSchema[] = [errorBodySchema as unknown as SharedSchema, ...options.sharedSchemas];
   for (const schema of shared) app.addSchema(schema);

@@ -13,14 +13,13 @@
 import { parseColor, parseFill } from './color.js';
 import { ATTRIBUTIONS, type Attribution } from './draw/attribution.js';
 import { FORMATS, type Format } from '../image-format.js';
-import { INVALID_FORMAT, INVALID_IMAGE_SIZE, URI_TOO_LONG } from '../errors.js';
+import { INVALID_FORMAT, INVALID_IMAGE_SIZE } from '../errors.js';
 import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { autoViewport, checkViewport, fitBounds, type Bounds } from './fit.js';
-import { ApiError, NotFoundError } from '../../platform/errors.js';
+import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
 
 
-export const MAX_URI_BYTES = 8192;
 export const MIN_SIZE = 1;
 export const MAX_SIZE = 2048;
 export const MAX_POINTS = 10_000;

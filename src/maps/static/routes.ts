@@ -1,16 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { CONTENT_TYPES } from '../image-format.js';
-import { OUT_OF_BOUNDS, URI_TOO_LONG } from '../errors.js';
+import { OUT_OF_BOUNDS } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import type { IconLoader } from './icons.js';
 import type { RenderPool } from './pool.js';
 import { compileStyle } from '../../render/style/style.js';
 import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';
-import { MAX_URI_BYTES, parseStaticRequest, type Query, type StaticRequest } from './request.js';
+import { parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { Viewport } from '../../render/view/viewport.js';
-import { ApiError, NotFoundError } from '../../platform/errors.js';
+import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
 
 export interface StaticMapRouteOptions {
   gate: KeyGate;
