@@ -2,8 +2,13 @@
  * Calls to Meridian's API from the console. Key management carries the service token in
  * `Authorization: Token …`; the public areas carry an API key in `?key=`, as any client would.
  * Every failure becomes an ApiError with the message of the API's error body.
+ *
+ * The API's types come from api-types.ts, which `npm run build` generates from the server's
+ * OpenAPI document (the route schemas) before it type-checks the console: a field renamed or
+ * removed in a route's schema fails the console's build where the console reads it.
  */
 
+import type { components, paths } from './api-types.js';
 import { serviceToken, signOut } from './session.js';
 
 export class ApiError extends Error {
@@ -15,34 +20,25 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  token: string;
-  description: string | null;
-  user_agent: string | null;
-  origins: string[];
-  created: string;
-  changed: string;
-}
+/** The named schemas of the OpenAPI document. */
+export type Schemas = components['schemas'];
 
-export interface ApiKeyPage {
-  cursor: string | null;
-  total_count: number;
-  items: ApiKey[];
+/** The JSON body of the 200 response of an operation of the OpenAPI document. */
+export type ResponseOf<Path extends keyof paths, Method extends 'get' | 'post' | 'delete' = 'get'> = paths[Path][Method] extends {
+  responses: { 200: { content: { 'application/json': infer Body } } };
 }
+  ? Body
+  : never;
 
-export interface ApiKeySettings {
-  name?: string;
-  description?: string | null;
-  user_agent?: string | null;
-  origins?: string[];
-}
+export type ApiKey = Schemas['APIKey'];
+export type ApiKeyPage = Schemas['APIKeyPage'];
+export type ApiKeySettings = Schemas['APIKeySettings'];
+export type ErrorBody = Schemas['ErrorBody'];
 
 async function errorOf(response: Response): Promise<ApiError> {
   let message = `${response.status} ${response.statusText}`;
   try {
-    const body = (await response.json()) as { errors?: { message?: string }[] };
+    const body = (await response.json()) as Partial<ErrorBody>;
     if (body.errors?.[0]?.message) message = body.errors[0].message;
   } catch {
     // Not the API's error body (a proxy's page, say): the status line says enough.

@@ -6,7 +6,7 @@
 import { Map as MapLibreMap, NavigationControl, setWorkerUrl, type StyleSpecification } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import { gated } from './api.js';
+import { gated, type ResponseOf } from './api.js';
 
 setWorkerUrl(new URL(workerUrl, location.href).href);
 
@@ -18,16 +18,10 @@ export const blankStyle: StyleSpecification = {
 };
 
 /** A configured map, as `GET /maps` lists it. */
-export interface MapSummary {
-  id: string;
-  attribution: string;
-  minzoom: number;
-  maxzoom: number;
-  formats: string[];
-}
+export type MapSummary = ResponseOf<'/maps'>['maps'][number];
 
 export async function listMaps(key: string): Promise<MapSummary[]> {
-  return (await gated<{ maps: MapSummary[] }>('/maps', key)).maps;
+  return (await gated<ResponseOf<'/maps'>>('/maps', key)).maps;
 }
 
 /**

@@ -23,6 +23,11 @@ function checkoutRoot(start: string): string {
 }
 
 export async function apiReference(): Promise<string> {
+  return renderApiReference(await openApiDocument());
+}
+
+/** The OpenAPI document of the current routes (`/openapi.json`), without a listening port. */
+export async function openApiDocument(): Promise<OpenApiDocument> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'meridian-docs-'));
   try {
     const meridian = await openMeridian({ ...structuredClone(defaultConfig), dataDir, logLevel: 'silent', databaseUrl: null });
@@ -30,7 +35,7 @@ export async function apiReference(): Promise<string> {
       const server = await createServer(meridian);
       try {
         const response = await server.public.inject({ method: 'GET', url: '/openapi.json' });
-        return renderApiReference(response.json<OpenApiDocument>());
+        return response.json<OpenApiDocument>();
       } finally {
         await server.close();
       }

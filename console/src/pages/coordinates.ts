@@ -4,40 +4,32 @@
  */
 
 import type { GeoJSONSource, Map as MapLibreMap } from 'maplibre-gl';
-import { gated, type ApiKey } from '../api.js';
+import { gated, type ApiKey, type ResponseOf, type Schemas } from '../api.js';
 import { copyButton, field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { basemapStyle, createMap } from '../map-view.js';
 
-interface Id {
-  authority: string;
-  code: number;
-}
+/**
+ * T with every property present but those named in Optional. The schemas SearchItem and
+ * TransformationItem list no required property, so their generated types make every field
+ * optional; the server sends them all but a search item's `exports` (which only `exports=true`
+ * asks for), and the console reads them as sent.
+ */
+type Present<T, Optional extends keyof T = never> = Required<Omit<T, Optional>> & Pick<T, Optional>;
 
-interface SearchItem {
-  id: Id;
-  name: string;
-  kind: string;
-  area: string | null;
-  bbox: [number, number, number, number] | null;
-  unit: string | null;
-  deprecated: boolean;
-  accuracy: number | null;
-  default_transformation: Id | null;
-  transformations: (number | { id: Id; name: string })[];
-  exports: { proj4: string | null; wkt: string | null } | null;
-}
+/** T with its property K (one of T's) of type V. */
+type With<T, K extends keyof T, V> = Omit<T, K> & { [P in K]: V };
 
-interface TransformResult {
-  results: { x: number; y: number; z: number }[];
-  transformer_selection_strategy: string;
-}
+type TransformationItem = Present<Schemas['TransformationItem']>;
+type SearchItem = With<Present<Schemas['SearchItem'], 'exports'>, 'transformations', (number | TransformationItem)[]>;
+type SearchResult = With<ResponseOf<'/coordinates/search/{query}.json'>, 'results', SearchItem[]>;
+type TransformResult = ResponseOf<'/coordinates/transform/{coordinates}.json'>;
 
 const examples = ['swit', 'kind:CRS-PROJCRS utm 32N', 'code:2056', 'method:9807 swiss', 'kind:DATUM wgs', 'trans:1676'];
 const pageSize = 10;
 
 /** The area as a polygon; an area across the antimeridian (west > east) continues east past 180°. */
-function areaPolygon([west, south, east, north]: [number, number, number, number]) {
+function areaPolygon([west, south, east, north]: NonNullable<SearchItem['bbox']>) {
   const e = west > east ? east + 360 : east;
   return { type: 'Feature' as const, properties: {}, geometry: { type: 'Polygon' as const, coordinates: [[[west, south], [e, south], [e, north], [west, north], [west, south]]] } };
 }
@@ -74,7 +66,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
     if (!text) return;
     message.clear();
     try {
-      const page = await gated<{ results: SearchItem[]; total: number }>(`/coordinates/search/${encodeURIComponent(text)}.json`, key.token, { limit: pageSize, offset: at });
+      const page = await gated<SearchResult>(`/coordinates/search/${encodeURIComponent(text)}.json`, key.token, { limit: pageSize, offset: at });
       offset = at;
       fill(results, ...(page.results.length ? page.results.map(row) : [h('tr', {}, h('td', { colSpan: 4, class: 'empty' }, 'Nothing found.'))]));
       summary.textContent = page.total ? `${at + 1}–${at + page.results.length} of ${page.total}` : '0 results';
@@ -144,7 +136,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
     if (!key) return;
     button.disabled = true;
     try {
-      const page = await gated<{ results: SearchItem[] }>(`/coordinates/search/${encodeURIComponent(`code:${item.id.code} kind:${item.kind} deprecated:*`)}.json`, key.token, { exports: true, limit: 5 });
+      const page = await gated<SearchResult>(`/coordinates/search/${encodeURIComponent(`code:${item.id.code} kind:${item.kind} deprecated:*`)}.json`, key.token, { exports: true, limit: 5 });
       const found = page.results.find((r) => r.id.code === item.id.code && r.kind === item.kind);
       const exports = found?.exports;
       if (!exports) {

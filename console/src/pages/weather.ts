@@ -5,7 +5,7 @@
  */
 
 import type { Map as MapLibreMap, RasterTileSource } from 'maplibre-gl';
-import { gated, type ApiKey } from '../api.js';
+import { gated, type ApiKey, type ResponseOf } from '../api.js';
 import { field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { basemapStyle, createMap } from '../map-view.js';
@@ -13,15 +13,19 @@ import { keyframesAround, magnitude, windFrom, type Decoding, type Keyframe } fr
 import { displayUnit, legend, rampOf } from '../weather-ramps.js';
 import { momentTiles, valueAt, type WeatherMoment } from '../weather-tiles.js';
 
-/** The parts of a catalog entry (`/weather/latest.json`) the viewer reads. */
-interface CatalogEntry {
+/**
+ * The parts of a catalog entry (`/weather/latest.json`) the viewer reads. The route's schema leaves
+ * the entries open (any object), so the console describes what it reads here (a type, not an
+ * interface, so that the open objects of the generated type can be taken as it).
+ */
+type CatalogEntry = {
   tile_format: string;
   keyframes: Keyframe[];
   metadata: {
     maxzoom: number;
     weather_variable: { name: string; variable_id: string; unit: string; attribution: string; decoding: Decoding; release_timestamp: string };
   };
-}
+};
 
 /** The time slider moves in steps of this many minutes. */
 const stepMinutes = 5;
@@ -115,7 +119,7 @@ export function renderWeather(main: HTMLElement): () => void {
     key = chosenKey;
     message.clear();
     try {
-      entries = (await gated<{ variables: CatalogEntry[] }>('/weather/latest.json', key.token)).variables;
+      entries = (await gated<ResponseOf<'/weather/latest.json'>>('/weather/latest.json', key.token)).variables as CatalogEntry[];
     } catch (error) {
       message.error(`Cannot read the weather catalog with this key: ${(error as Error).message}`);
       return;
