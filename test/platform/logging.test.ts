@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { redactUrl } from '../../src/platform/logging.js';
+import { loggerOptions, redactUrl } from '../../src/platform/logging.js';
 import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 
 test('redactUrl removes credential values from query strings', () => {
@@ -58,4 +58,21 @@ test('every response carries its request id, and a sane X-Request-Id from the ca
   const generated = await server.server.public.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'bad id with spaces' } });
   assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
   assert.ok(logs.text.includes('"reqId":"abc-123"'));
+});
+
+test('redactUrl redacts credentials whatever form the parameter name takes', () => {
+  for (const name of ['%6Bey', 'k%65y', 'K%45Y', 'key[]', 'key[a]', '%6bey%5B%5D', 'token', 'access%5Ftoken', 'key+']) {
+    assert.equal(redactUrl(`/ping?a=1&${name}=SECRET&b=2`), `/ping?a=1&${name}=REDACTED&b=2`, name);
+  }
+  assert.equal(redactUrl('/x?monkey=SECRET&keys=1'), '/x?monkey=SECRET&keys=1');
+  assert.equal(redactUrl('/x?key=%ZZ'), '/x?key=REDACTED');
+});
+
+test('logged errors carry no query parameters or details a database driver attached', () => {
+  const serializer = (loggerOptions('info').serializers as Record<string, (error: unknown) => Record<string, unknown>>).err!;
+  const error = Object.assign(new Error('duplicate key value'), { code: '23505', params: ['hash-SECRET'], query: 'INSERT …', detail: 'Key (token_hash)=(SECRET) already exists.' });
+  const logged = JSON.stringify(serializer(error));
+  assert.ok(!logged.includes('SECRET'), logged);
+  assert.match(logged, /duplicate key value/);
+  assert.match(logged, /23505/);
 });
