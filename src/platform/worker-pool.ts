@@ -1,8 +1,10 @@
 /**
  * The one way CPU-heavy work leaves the serving event loop: a piscina pool of worker threads with
- * admission control. At most `threads + queue` tasks are admitted (running or waiting); beyond
- * that a task is refused at once with 503 and `Retry-After`, as it is when it runs past the time
- * limit (the thread running it is stopped and replaced). Renders and weather ingests each have one.
+ * admission control. A task runs at once when a thread is free and otherwise waits in line; the
+ * time limit counts from when it starts on a thread, so waiting never eats into it. A task is
+ * refused at once with 503 and `Retry-After` when `threads + queue` tasks are already admitted, or
+ * when, judging by the recent run times, the line ahead of it cannot drain in time for it to finish
+ * within the limit. Renders and weather ingests each have one.
  */
 
 import { Piscina } from 'piscina';
@@ -22,18 +24,18 @@ export interface WorkerPoolOptions {
 }
 
 const retryAfterSeconds = '1';
+/** Run times the wait estimate averages over. */
+const RECENT_RUNS = 32;
 
 export class WorkerPool<Task, Result> {
   private readonly pool: Piscina<Task, Result>;
-  /** Tasks admitted and not finished: running on a thread or waiting for one. */
-  private admitted = 0;
-  private readonly capacity: number;
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly recentRunMs: number[] = [];
   readonly timeoutMs: number;
-  private readonly tasks: string;
 
-  constructor(options: WorkerPoolOptions) {
+  constructor(private readonly options: WorkerPoolOptions) {
     this.timeoutMs = options.timeoutMs;
-    this.tasks = options.tasks;
     this.pool = new Piscina({
       filename: options.filename.href,
       minThreads: 0,
@@ -41,28 +43,53 @@ export class WorkerPool<Task, Result> {
       idleTimeout: 60_000,
       workerData: options.workerData,
     });
-    this.capacity = options.threads + options.queue;
   }
 
   /** Runs a task on a thread; `late` says what did not happen when it runs out of time. */
   async run(task: Task, late: string): Promise<Result> {
-    if (this.admitted >= this.capacity) {
-      throw new ApiError(`Too many ${this.tasks} waiting; try again shortly`, 'unavailable', { 'retry-after': retryAfterSeconds });
+    const { threads, queue, tasks } = this.options;
+    if (this.running + this.waiting.length >= threads + queue) throw busy(`Too many ${tasks} waiting; try again shortly`);
+    if (this.running >= threads) {
+      // Wait: the tasks ahead drain `threads` at a time, each taking about the recent mean.
+      const typical = this.typicalRunMs();
+      const wait = Math.ceil((this.waiting.length + 1) / threads) * typical;
+      if (wait + typical > this.timeoutMs) throw busy(`Too many ${tasks} waiting to finish within ${this.timeoutMs} ms; try again shortly`);
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
-    this.admitted++;
+    this.running++;
+    const started = performance.now();
     try {
-      return await this.pool.run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
+      const result = await this.pool.run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
+      this.remember(performance.now() - started);
+      return result;
     } catch (error) {
       if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
-        throw new ApiError(`${late} within ${this.timeoutMs} ms`, 'unavailable', { 'retry-after': retryAfterSeconds });
+        this.remember(this.timeoutMs);
+        throw busy(`${late} within ${this.timeoutMs} ms`);
       }
       throw error;
     } finally {
-      this.admitted--;
+      this.running--;
+      this.waiting.shift()?.();
     }
   }
 
   close(): Promise<void> {
     return this.pool.destroy();
   }
+
+  /** The mean of the recent run times; 0 before any, so that a new pool admits its queue. */
+  private typicalRunMs(): number {
+    const runs = this.recentRunMs;
+    return runs.length === 0 ? 0 : runs.reduce((sum, ms) => sum + ms, 0) / runs.length;
+  }
+
+  private remember(ms: number): void {
+    this.recentRunMs.push(ms);
+    if (this.recentRunMs.length > RECENT_RUNS) this.recentRunMs.shift();
+  }
+}
+
+function busy(message: string): ApiError {
+  return new ApiError(message, 'unavailable', { 'retry-after': retryAfterSeconds });
 }
