@@ -81,6 +81,7 @@ export async function runAdmin(services: AdminServices, request: AdminRequest): 
           variables: [...weather.variables, ...defaultVariables],
           format: weather.tileFormat,
           keepRuns: weather.keepRuns,
+          orphanGraceMs: weather.ingestTimeoutMs,
         }, services.prepareIngest);
       } catch (error) {
         if (error instanceof IngestError) throw new ControlError(error.message);

@@ -32,6 +32,7 @@ import type { Database } from './platform/storage/database.js';
 import { migrate } from './platform/storage/migrate.js';
 import { openDatabase } from './platform/storage/open.js';
 import { IngestPool } from './weather/ingest-pool.js';
+import { sweepOrphans } from './weather/sweep.js';
 import type { IngestPreparer } from './weather/ingest.js';
 
 export const migrations = [...platformMigrations, ...keysMigrations, ...weatherMigrations];
@@ -66,6 +67,7 @@ export async function openMeridian(config: Config): Promise<Meridian> {
     const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
     const weather = new WeatherCatalog(db);
     const weatherDirectory = path.join(config.dataDir, 'weather');
+    await sweepOrphans(weather, weatherDirectory, config.weather.ingestTimeoutMs);
     const ingests = new IngestPool(config.weather);
     const prepareIngest = ingests.prepare;
     return {

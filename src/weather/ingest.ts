@@ -7,6 +7,7 @@ import { gridGeometry } from './grid.js';
 import { zoomForResolution } from './mercator.js';
 import { convert, deaccumulate, fraction, type FieldTime } from './series.js';
 import type { TileFormat } from './tiler.js';
+import { sweepOrphans } from './sweep.js';
 import { buildKeyframe } from './tileset.js';
 import type { FieldSelector, VariableDefinition } from './variables.js';
 
@@ -22,6 +23,8 @@ export interface IngestOptions {
   variables: readonly VariableDefinition[];
   format: TileFormat;
   keepRuns: number;
+  /** After publishing, files no run holds and older than this are removed (sweep.ts); none when absent. */
+  orphanGraceMs?: number;
 }
 
 export interface IngestReport {
@@ -214,6 +217,7 @@ export async function ingestFiles(
         keyframes: keyframes.map((k) => ({ variable_id: k.variableId, timestamp: k.validTime.toISOString(), id: k.id })),
       });
     }
+    if (options.orphanGraceMs !== undefined) await sweepOrphans(catalog, directory, options.orphanGraceMs);
     return report;
   } catch (error) {
     const live = await catalog.archives();

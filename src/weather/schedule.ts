@@ -69,6 +69,7 @@ export async function fetchRun(
       variables,
       format: weather.tileFormat,
       keepRuns: weather.keepRuns,
+      orphanGraceMs: weather.ingestTimeoutMs,
     }, services.prepareIngest);
   } finally {
     await rm(options.directory, { recursive: true, force: true });
