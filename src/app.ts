@@ -170,7 +170,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const pool = new RenderPool(config);
   await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons), maxAgeSeconds: config.maps.maxAgeSeconds });
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
-  await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds });
+  await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });
   await publicApp.register(consoleRoutes);
   await adminApp.register(keyManagementRoutes, { accounts: meridian.accounts, keys: meridian.keys });

@@ -34,7 +34,19 @@ export const platformSettings = {
     env: 'MERIDIAN_LOG_LEVEL',
     description: '`fatal` … `trace`, or `silent`',
   }),
-  trustProxy: Type.Boolean({ default: false, env: 'MERIDIAN_TRUST_PROXY', description: 'behind a load balancer: client address from `X-Forwarded-For`' }),
+  trustProxy: Type.Boolean({
+    default: false,
+    env: 'MERIDIAN_TRUST_PROXY',
+    description: 'behind a load balancer: client address, scheme and host from `X-Forwarded-For`, `-Proto` and `-Host`',
+  }),
+  publicUrl: nullableString({
+    default: null,
+    pattern: '^https?://[^/?#]+/?$',
+    env: 'MERIDIAN_PUBLIC_URL',
+    shownDefault: 'the request\'s',
+    description:
+      '`https://maps.example.com`: the origin clients reach Meridian at, used in the links of styles and TileJSON; unset, links follow the request\'s `Host` and the responses vary by it',
+  }),
   admin: section({
     host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_ADMIN_HOST', description: 'address of that listener' }),
     port: nullableInteger({ ...port, default: null, env: 'MERIDIAN_ADMIN_PORT', description: 'move key management to a listener of its own' }),

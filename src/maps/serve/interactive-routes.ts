@@ -19,11 +19,13 @@ export interface InteractiveMapOptions {
   glyphs: (fontstack: string[], start: number) => Promise<Uint8Array>;
   /** `Cache-Control: public, max-age=` of every response. */
   maxAgeSeconds: number;
+  /** Where clients reach Meridian, for the links in styles and TileJSON; the request's Host when null. */
+  publicUrl: string | null;
 }
 
 export async function interactiveMapRoutes(app: FastifyInstance, options: InteractiveMapOptions): Promise<void> {
   const { gate, registry, maxAgeSeconds } = options;
-  await app.register(styleRoutes, { gate, registry, maxAgeSeconds });
+  await app.register(styleRoutes, { gate, registry, maxAgeSeconds, publicUrl: options.publicUrl });
   await app.register(tileRoutes, { gate, registry, maxAgeSeconds });
   await app.register(spriteRoutes, { gate, registry, maxAgeSeconds });
   await app.register(fontRoutes, { gate, glyphs: options.glyphs, maxAgeSeconds });

@@ -2,11 +2,12 @@
  * Meridian's own URLs for the parts of a map that a MapLibre client fetches (TileJSON, tiles,
  * GeoJSON data, glyphs, sprites), absolute and carrying the key of the request that asked for
  * them, so that a style or TileJSON handed to a browser works as it is. The origin is the
- * request's scheme and host: Fastify takes them from X-Forwarded-Proto and X-Forwarded-Host only
- * when `trustProxy` is set.
+ * configured `publicUrl` when set; otherwise the request's scheme and host (Fastify takes them from
+ * X-Forwarded-Proto and X-Forwarded-Host only when `trustProxy` is set), and the response then
+ * varies by those headers: a shared cache must not hand one Host's links to another.
  */
 
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TileFormat } from '../../render/source/source.js';
 
 export interface MapLinks {
@@ -20,8 +21,13 @@ export interface MapLinks {
   sprite(id: string | undefined): string;
 }
 
-/** `scheme://host[:port]` of the request, as the client addressed the server. */
-export function requestOrigin(request: FastifyRequest): string {
+/**
+ * `scheme://host[:port]` of Meridian as clients reach it: the configured public URL, or the
+ * request's as the client addressed the server (then marking the reply as varying by it).
+ */
+export function publicOrigin(request: FastifyRequest, reply: FastifyReply, publicUrl: string | null): string {
+  if (publicUrl !== null) return publicUrl.replace(/\/+$/, '');
+  reply.header('vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
   return `${request.protocol}://${request.host}`;
 }
 

@@ -10,7 +10,7 @@ import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { etagOf, matchesTag, sendCached } from '../../platform/http-cache.js';
-import { mapLinks, requestOrigin } from './links.js';
+import { mapLinks, publicOrigin } from './links.js';
 import type { LoadedMap, MapRegistry } from '../registry.js';
 import { GeoJsonSource } from '../../render/source/geojson.js';
 import type { MapSource } from '../../render/source/source.js';
@@ -22,6 +22,8 @@ export interface StyleRouteOptions {
   gate: KeyGate;
   registry: MapRegistry;
   maxAgeSeconds: number;
+  /** Where clients reach Meridian, for the links in styles and TileJSON; the request's Host when null. */
+  publicUrl: string | null;
 }
 
 const querystring = { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } } as const;
@@ -69,7 +71,7 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
     },
     async (request, reply) => {
       const map = mapOf(registry, request.params.mapId);
-      const style = rewriteStyle(map, mapLinks(requestOrigin(request), map.id, request.query.key));
+      const style = rewriteStyle(map, mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key));
       return sendCached(request, reply, JSON.stringify(style), 'application/json; charset=utf-8', maxAgeSeconds);
     },
   );
@@ -94,7 +96,7 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
     async (request, reply) => {
       const map = mapOf(registry, request.params.mapId);
       const source = sourceOf(map, request.params.source);
-      const document = tileJsonOf(request.params.source, source, mapLinks(requestOrigin(request), map.id, request.query.key));
+      const document = tileJsonOf(request.params.source, source, mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key));
       return sendCached(request, reply, JSON.stringify(document), 'application/json; charset=utf-8', maxAgeSeconds);
     },
   );
