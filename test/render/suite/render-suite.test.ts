@@ -1,23 +1,26 @@
 /**
  * The render-test suite: every case of test/fixtures/render drawn by our renderer and compared with
- * the reference MapLibre GL JS rendered (references.ts). A case passes when at most its maxDiff
- * (1 % unless its view.json says otherwise) of pixels differ beyond pixelmatch's threshold; a
- * failing one leaves actual, expected and diff images in test-artifacts/render/<case>/.
+ * the reference MapLibre GL JS rendered (references.ts). Every case asserts its pixels:
+ * - a case without text passes when at most its maxDiff (1 % unless its view.json says otherwise)
+ *   of pixels differ beyond pixelmatch's threshold;
+ * - a case with text passes when, at each pixelmatch threshold of TEXT_THRESHOLDS, the share of
+ *   differing pixels is at most its recorded baseline (text-baselines.json, written only by
+ *   `npm run render:baselines`) plus TEXT_MARGIN percentage points;
+ * and a case with symbol layers also places the labels MapLibre placed (labels.json), each within
+ * LABEL_TOLERANCE px. A failing case leaves actual, expected and diff images in
+ * test-artifacts/render/<case>/.
  */
 
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, test } from 'node:test';
-import { loadMap } from '../../../src/maps/registry.js';
-import { renderMap } from '../../../src/render/renderer.js';
-import { compileStyle } from '../../../src/render/style/style.js';
 import { TileCache } from '../../../src/render/source/cache.js';
 import { listCases } from './cases.js';
-import { compareLabels, compareWithReference } from './compare.js';
-import type { PlacedLabel } from '../../../src/render/symbol/placement.js';
+import { compareLabels, compareTextWithReference, compareWithReference, LABEL_TOLERANCE, TEXT_MARGIN, TEXT_THRESHOLDS } from './compare.js';
+import { renderCase } from './render.js';
+import { readTextBaselines, textBaselinesFile } from './text-baselines.js';
 
 const cases = listCases();
+const baselines = readTextBaselines();
 const cache = new TileCache(64 * 1024 * 1024);
 const passed: string[] = [];
 
@@ -26,30 +29,32 @@ after(() => {
   console.log(`render suite: ${passed.length} of ${cases.length} cases match MapLibre GL JS (${share.toFixed(1)} %)`);
 });
 
-for (const renderCase of cases) {
-  const { name, dir, view, maxDiff } = renderCase;
-  test(`${name} matches MapLibre GL JS (same labels, or all but ${maxDiff * 100} % of pixels)`, async () => {
-    // Map ids allow neither '@' nor '.': the id only names the map in errors.
-    const map = await loadMap(name.replace(/[^A-Za-z0-9_-]/g, '_'), { style: path.relative(dir, renderCase.style) }, dir, { cache });
-    try {
-      const labels: PlacedLabel[] = [];
-      const canvas = await renderMap(compileStyle(map.style), map.sources, view, { images: await map.images(view.pixelRatio), labels });
-      const { width, height } = canvas;
-      const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
+for (const c of cases) {
+  const { name, dir, maxDiff } = c;
+  const pixelRule = c.text ? `pixels within their baseline + ${TEXT_MARGIN} points` : `all but ${maxDiff * 100} % of pixels`;
+  const labelRule = c.labels ? `same labels within ${LABEL_TOLERANCE} px, ` : '';
+  test(`${name} matches MapLibre GL JS (${labelRule}${pixelRule})`, async () => {
+    const { pixels, width, height, labels } = await renderCase(c, cache);
+    const problems = c.labels ? compareLabels(c.labels, labels) : [];
+    if (c.text) {
+      const result = await compareTextWithReference(dir, pixels, width, height, baselines[name]);
+      const measured = TEXT_THRESHOLDS.map((t) => result.difference[String(t)]!.toFixed(2)).join(' / ');
+      const recorded = baselines[name] ? TEXT_THRESHOLDS.map((t) => baselines[name]![String(t)]?.toFixed(2)).join(' / ') : 'none';
+      console.log(`${name}: ${problems.length === 0 ? 'same labels' : `${problems.length} labels differ`}, ${measured} % of pixels differ at thresholds ${TEXT_THRESHOLDS.join(' / ')} (baseline ${recorded})`);
+      problems.push(...result.failures.map((failure) => `pixels: ${failure}; see test-artifacts/render/${name}/`));
+    } else {
       const result = await compareWithReference(dir, pixels, width, height);
-      const percent = (result.ratio * 100).toFixed(2);
-      const labelsFile = path.join(dir, 'labels.json');
-      if (existsSync(labelsFile)) {
-        // Text cases: the same labels placed within LABEL_TOLERANCE px; the pixel difference is reported.
-        const mismatches = compareLabels(JSON.parse(readFileSync(labelsFile, 'utf8')) as PlacedLabel[], labels);
-        console.log(`${name}: ${mismatches.length === 0 ? 'same labels' : mismatches.join('; ')}, ${percent} % of pixels differ`);
-        assert.deepEqual(mismatches, []);
-      } else {
-        assert.ok(result.pass, `${result.diffPixels} pixels (${percent} %) differ; see test-artifacts/render/${name}/`);
-      }
-      passed.push(name);
-    } finally {
-      await map.close();
+      if (c.labels) console.log(`${name}: ${problems.length === 0 ? 'same labels' : `${problems.length} labels differ`}, ${(result.ratio * 100).toFixed(2)} % of pixels differ`);
+      if (!result.pass) problems.push(`pixels: ${result.diffPixels} (${(result.ratio * 100).toFixed(2)} %) differ, more than ${maxDiff * 100} %; see test-artifacts/render/${name}/`);
     }
+    assert.ok(problems.length === 0, `${name}:\n  ${problems.join('\n  ')}`);
+    passed.push(name);
   });
 }
+
+test('text-baselines.json records a baseline for every case with text and for nothing else', () => {
+  const textCases = cases.filter((c) => c.text).map((c) => c.name);
+  const missing = textCases.filter((name) => !baselines[name]);
+  const extra = Object.keys(baselines).filter((name) => !textCases.includes(name));
+  assert.deepEqual({ missing, extra }, { missing: [], extra: [] }, `${textBaselinesFile}: run npm run render:baselines`);
+});
