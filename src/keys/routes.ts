@@ -101,7 +101,8 @@ export async function keyManagementRoutes(
           type: 'object',
           properties: {
             limit: { type: 'integer', minimum: 10, maximum: 100, default: 50, description: 'Page size' },
-            cursor: { type: 'string', format: 'byte', maxLength: 256, description: 'Cursor from the previous page' },
+            // Base64 as the pages give it, or base64url with or without padding, as URLs often carry it.
+            cursor: { type: 'string', pattern: '^[A-Za-z0-9+/_ -]*={0,2}$', maxLength: 256, description: 'Cursor from the previous page (base64 or base64url)' },
           },
         },
         response: { 200: { $ref: 'APIKeyPage#' }, ...errors },

@@ -75,6 +75,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   app.setValidatorCompiler(validators(shared));
   app.decorateRequest('apiKey', null);
   installErrorHandlers(app);
+  // Bodies are JSON: anything else is 415, not a string that fails validation with 400.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
