@@ -19,7 +19,7 @@ Commands:
   accounts create NAME                       create an account; prints its id and first service token
   accounts list                              list accounts
   accounts token ACCOUNT                     issue another service token for an account
-  accounts revoke-token TOKEN                revoke a service token
+  accounts revoke-token < TOKEN_FILE         revoke a service token read from standard input
   usage [--account ID] [--key ID] [--since YYYY-MM-DD]
                                              requests per API key per day
   weather ingest FILE... [--model gfs] [--attribution GFS]
@@ -124,7 +124,12 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write('Database is up to date\n');
       return 0;
     }
-    const request = adminRequest(command, sub, argument === undefined ? [] : [argument, ...more], values);
+    let args = argument === undefined ? [] : [argument, ...more];
+    if (command === 'accounts' && sub === 'revoke-token') {
+      if (args.length === 0) args = [(await readStandardInput()).trim()];
+      else process.stderr.write('Warning: a token given as an argument is visible to other users (ps) and kept in shell history; give it on standard input\n');
+    }
+    const request = adminRequest(command, sub, args, values);
     print(await runAdmin(config, request));
     return 0;
   } catch (error) {
@@ -237,4 +242,11 @@ async function serve(config: Config): Promise<number> {
   await running.close();
   await meridian.close();
   return 0;
+}
+
+/** Everything on standard input (a secret never belongs on the command line). */
+async function readStandardInput(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -14,9 +14,10 @@ const env: NodeJS.ProcessEnv = {
 };
 after(() => cleanUp(config));
 
-function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args, '--data', config.dataDir], { env: { ...env, ...extraEnv } });
+    child.stdin.end(input);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -41,9 +42,12 @@ test('accounts create, list, token and revoke-token work without a server', asyn
   const second = JSON.parse(issued.stdout).service_token;
   assert.notEqual(second, account.service_token);
 
-  assert.equal((await run(['accounts', 'revoke-token', second])).code, 0);
+  const revoked = await run(['accounts', 'revoke-token'], {}, `${second}\n`);
+  assert.equal(revoked.code, 0, revoked.stderr);
+  assert.equal(revoked.stderr, '', 'no warning for a token on standard input');
   const again = await run(['accounts', 'revoke-token', second]);
   assert.equal(again.code, 1);
+  assert.match(again.stderr, /visible to other users/);
   assert.match(again.stderr, /No such live service token/);
 });
 
