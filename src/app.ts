@@ -25,7 +25,7 @@ import { consoleRoutes } from './platform/console.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
 import { scheduleFetches } from './weather/schedule.js';
-import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter } from './platform/rate-limit.js';
+import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitSettings } from './platform/rate-limit.js';
 import { loadMasterKey, TokenCipher } from './platform/secrets.js';
 import { closeGracefully, createHttpApp, type SharedSchema } from './platform/server.js';
 import type { Database } from './platform/storage/database.js';
@@ -127,12 +127,13 @@ export interface Server {
   close(): Promise<void>;
 }
 
-function createRateLimiter(config: Config, db: Database, log: FastifyBaseLogger): RateLimiter {
-  const { requestsPerSecond, burst } = config.rateLimit;
+/** Token buckets of `settings`, in memory or (with `redisUrl`) shared by instances under `prefix`. */
+function createRateLimiter(settings: RateLimitSettings, prefix: string, config: Config, db: Database, log: FastifyBaseLogger): RateLimiter {
+  const { requestsPerSecond, burst } = settings;
   if (requestsPerSecond === 0) return new NoRateLimiter();
   if (!config.redisUrl) return new MemoryRateLimiter({ requestsPerSecond, burst });
   let lastWarning = 0;
-  return new RedisRateLimiter(config.redisUrl, `meridian:${db.schema}:rate:`, { requestsPerSecond, burst }, (error) => {
+  return new RedisRateLimiter(config.redisUrl, `meridian:${db.schema}:${prefix}:`, { requestsPerSecond, burst }, (error) => {
     // Redis errors repeat while it is away; one line a minute says enough.
     if (Date.now() - lastWarning < 60_000) return;
     lastWarning = Date.now();
@@ -148,8 +149,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const separateAdmin = config.admin.port !== null;
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;
 
-  const limiter = createRateLimiter(config, db, publicApp.log);
-  await limiter.ready();
+  const limiter = createRateLimiter(config.rateLimit, 'rate', config, db, publicApp.log);
+  const managementLimiter = createRateLimiter(config.management, 'management', config, db, publicApp.log);
+  await Promise.all([limiter.ready(), managementLimiter.ready()]);
   const gate = new KeyGate({
     db,
     keys: meridian.keys,
@@ -173,7 +175,12 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });
   await publicApp.register(consoleRoutes);
-  await adminApp.register(keyManagementRoutes, { accounts: meridian.accounts, keys: meridian.keys });
+  await adminApp.register(keyManagementRoutes, {
+    accounts: meridian.accounts,
+    keys: meridian.keys,
+    limiter: managementLimiter,
+    maxKeysPerAccount: config.management.maxKeysPerAccount,
+  });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details });
   await publicApp.ready();
   await adminApp.ready();
@@ -202,7 +209,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await stopControl?.();
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();
-      await limiter.close();
+      await Promise.all([limiter.close(), managementLimiter.close()]);
       await pool.close();
       await maps.close();
     },

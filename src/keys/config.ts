@@ -11,6 +11,12 @@ export const keysSettings = {
   usage: section({
     flushIntervalMs: Type.Integer({ minimum: 100, maximum: 3600000, default: 5000, env: 'MERIDIAN_USAGE_FLUSH_MS', description: 'how often usage counts are written' }),
   }),
+  /** Key management (`/v1/api_keys`): how many keys an account may hold, and how fast it may call. */
+  management: section({
+    maxKeysPerAccount: Type.Integer({ minimum: 1, default: 10000, env: 'MERIDIAN_MAX_KEYS_PER_ACCOUNT', description: 'keys one account may hold; creating more is refused (403)' }),
+    requestsPerSecond: Type.Number({ minimum: 0, default: 10, description: 'per-account refill rate of key-management calls; `0` turns the limit off' }),
+    burst: Type.Integer({ minimum: 1, default: 50, description: 'per-account bucket size of key-management calls' }),
+  }),
   gate: section({
     cacheSize: Type.Integer({ minimum: 0, default: 10000, description: 'verified keys kept in memory' }),
     negativeCacheMs: Type.Integer({ minimum: 0, maximum: 60000, default: 2000, description: 'how long an unknown token is remembered' }),

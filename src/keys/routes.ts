@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RateLimiter } from '../platform/rate-limit.js';
 import { ApiError, NotFoundError } from '../platform/errors.js';
 import type { AccountStore } from './accounts.js';
 import { normalizeSettings, type ApiKeySettings } from './settings.js';
@@ -64,9 +65,9 @@ function serviceToken(request: FastifyRequest): string | null {
 /** The key-management API of spec 4.1 under `/v1/api_keys`, for accounts holding a service token. */
 export async function keyManagementRoutes(
   app: FastifyInstance,
-  options: { accounts: AccountStore; keys: ApiKeyStore },
+  options: { accounts: AccountStore; keys: ApiKeyStore; limiter: RateLimiter; maxKeysPerAccount: number },
 ): Promise<void> {
-  const { accounts, keys } = options;
+  const { accounts, keys, limiter } = options;
   app.decorateRequest('accountId', null);
 
   app.addHook('onRequest', async (request) => {
@@ -78,6 +79,10 @@ export async function keyManagementRoutes(
       });
     }
     request.accountId = accountId;
+    const decision = await limiter.take(`account:${accountId}`);
+    if (!decision.allowed) {
+      throw new ApiError('Rate limit exceeded for key management', 'rate-limited', { 'retry-after': String(decision.retryAfter) });
+    }
   });
 
   // A POST without any body means "all defaults" rather than an error.
@@ -121,7 +126,7 @@ export async function keyManagementRoutes(
         response: { 200: { $ref: 'APIKey#' }, ...errors },
       },
     },
-    async (request) => keys.create(request.accountId!, settingsFrom(request.body)),
+    async (request) => keys.create(request.accountId!, settingsFrom(request.body), options.maxKeysPerAccount),
   );
 
   app.get<{ Params: { key_id: string } }>(

@@ -67,25 +67,32 @@ export class ApiKeyStore {
     this.listeners.push(listener);
   }
 
-  async create(accountId: string, settings: ApiKeySettings): Promise<ApiKey> {
+  /** A new key, unless the account holds `maxKeys` already (the account row is locked while counting). */
+  async create(accountId: string, settings: ApiKeySettings, maxKeys = Infinity): Promise<ApiKey> {
     const id = randomUUID();
     const token = newToken(tokenBytes);
-    const [row] = await this.db.query<Row>(
-      `INSERT INTO api_keys (id, account_id, name, token_hash, token_encrypted, description, user_agent, origins, created, changed)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), now())
-       RETURNING ${columns}`,
-      [
-        id,
-        accountId,
-        settings.name ?? `key-${id.slice(0, 8)}`,
-        hashToken(token),
-        this.cipher.encrypt(token),
-        settings.description ?? null,
-        settings.user_agent ?? null,
-        settings.origins ?? [],
-      ],
-    );
-    return this.present(row!);
+    const row = await this.db.transaction(async (tx) => {
+      await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      const [counted] = await tx.query<{ count: string }>('SELECT count(*)::text AS count FROM api_keys WHERE account_id = $1', [accountId]);
+      if (Number(counted!.count) >= maxKeys) throw new ApiError(`Key quota reached: an account holds at most ${maxKeys} keys`, 'forbidden');
+      const [inserted] = await tx.query<Row>(
+        `INSERT INTO api_keys (id, account_id, name, token_hash, token_encrypted, description, user_agent, origins, created, changed)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), now())
+         RETURNING ${columns}`,
+        [
+          id,
+          accountId,
+          settings.name ?? `key-${id.slice(0, 8)}`,
+          hashToken(token),
+          this.cipher.encrypt(token),
+          settings.description ?? null,
+          settings.user_agent ?? null,
+          settings.origins ?? [],
+        ],
+      );
+      return inserted!;
+    });
+    return this.present(row);
   }
 
   async get(accountId: string, id: string): Promise<ApiKey | null> {

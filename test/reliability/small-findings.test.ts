@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { originAllowed, parseOriginRule } from '../../src/keys/origins.js';
-import { newAccount, startTestServer, type TestServer } from '../helpers.js';
+import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 
 let server: TestServer;
 let auth: string;
@@ -39,4 +39,39 @@ test('an unparseable Origin is refused, not passed over for the Referer', () => 
   assert.equal(originAllowed(rules, undefined, 'https://example.com/page'), true, 'no Origin: the Referer decides');
   assert.equal(originAllowed(rules, 'null', 'https://example.com/page'), true, 'Origin null: the Referer decides');
   assert.equal(originAllowed(rules, 'https://example.com', undefined), true);
+});
+
+test('an account holds at most maxKeysPerAccount keys, even when it asks for more at once', async () => {
+  const limited = await startTestServer(testConfig({ management: { maxKeysPerAccount: 3 } }));
+  try {
+    const { auth: token } = await newAccount(limited.meridian);
+    const create = () => limited.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: token }, payload: {} });
+    const statuses = (await Promise.all(Array.from({ length: 6 }, create))).map((response) => response.statusCode).sort();
+    assert.deepEqual(statuses, [200, 200, 200, 403, 403, 403]);
+    const refused = await create();
+    assert.match(refused.json().errors[0].message, /Key quota reached: an account holds at most 3 keys/);
+    const page = (await limited.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: token } })).json() as { total_count: number };
+    assert.equal(page.total_count, 3);
+  } finally {
+    await limited.close();
+  }
+});
+
+test('key management is rate-limited per account, with Retry-After', async () => {
+  const limited = await startTestServer(testConfig({ management: { requestsPerSecond: 1, burst: 3 } }));
+  try {
+    const first = await newAccount(limited.meridian, 'first');
+    const second = await newAccount(limited.meridian, 'second');
+    const list = (authorization: string) => limited.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization } });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await list(first.auth)).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+    const refused = await list(first.auth);
+    assert.equal(refused.statusCode, 429);
+    assert.ok(Number(refused.headers['retry-after']) >= 1);
+    assert.match(refused.json().errors[0].message, /Rate limit exceeded for key management/);
+    assert.equal((await list(second.auth)).statusCode, 200, 'another account has its own budget');
+  } finally {
+    await limited.close();
+  }
 });
