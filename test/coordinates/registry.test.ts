@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { familyOf, KINDS, type Kind } from '../../src/coordinates/kinds.js';
 import { operationInfo, projInfo, queryRegistry } from '../../src/coordinates/proj.js';
 import { loadRegistry, type RegistryEntry } from '../../src/coordinates/registry.js';
+import { requirePeers } from '../peers.js';
 
 const started = performance.now();
 const registry = loadRegistry();
@@ -102,6 +103,7 @@ interface ProjJson {
 }
 
 function projinfo(kind: string | null, code: number): { json: ProjJson; deprecated: boolean } {
+  requirePeers('proj');
   const args = [...(kind ? ['-k', kind] : []), `EPSG:${code}`, '-o', 'PROJJSON', '--single-line'];
   const output = execFileSync('projinfo', args, { encoding: 'utf8' });
   const json = output.split('\n').find((line) => line.startsWith('{'));

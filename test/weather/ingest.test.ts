@@ -10,18 +10,21 @@ import { pixelLatitude, pixelLongitude, tileSize } from '../../src/weather/merca
 import { openArchive } from '../../src/platform/pmtiles.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { cleanUp, tempDir, testConfig } from '../helpers.js';
+import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 
-const samples = '/usr/share/doc/python-grib-doc/examples';
+const samples = GRIB_EXAMPLES;
 const gfs = path.join(samples, 'gfs.t12z.pgrbf120.2p5deg.grib2');
 const config = testConfig();
 let meridian: Meridian;
 const options = { model: 'gfs', attribution: 'GFS', variables: defaultVariables, format: 'png' as const, keepRuns: 1 };
 
 before(async () => {
+  // The tests ingest python-grib-doc's samples and compare with ecCodes' values.
+  requirePeers('ecCodes', 'gribExamples');
   meridian = await openMeridian(config);
 });
 after(async () => {
-  await meridian.close();
+  await meridian?.close();
   await cleanUp(config);
 });
 
