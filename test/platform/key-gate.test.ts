@@ -106,17 +106,24 @@ describe('the key gate', () => {
     assert.equal((await ping(server, q, { origin: 'https://example.com' })).status, 200);
   });
 
-  test('requests are counted per key per day and readable as usage', async () => {
+  test('requests are counted per key per UTC day and readable as usage', async (t) => {
+    // The gate's clock is a fake one, a moment before a (new year's) midnight UTC: the test does not
+    // depend on when it runs, and sees the count move on to the next day at midnight.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse('2099-12-31T23:59:59.900Z') });
     const key = await newKey();
     for (let i = 0; i < 7; i++) await ping(server, `?key=${key.token}`);
     await ping(server, '?key=unknown');
     const rows = await server.meridian.admin({ op: 'usage', keyId: key.id });
-    const today = new Date().toISOString().slice(0, 10);
-    assert.deepEqual(rows, [{ key_id: key.id, account_id: accountId, day: today, requests: 7 }]);
+    assert.deepEqual(rows, [{ key_id: key.id, account_id: accountId, day: '2099-12-31', requests: 7 }]);
+    await ping(server, `?key=${key.token}`);
+    t.mock.timers.tick(200);
+    await ping(server, `?key=${key.token}`);
     await ping(server, `?key=${key.token}`);
     await server.meridian.usage.flush();
-    const again = (await server.meridian.usage.report({ keyId: key.id }))[0]!;
-    assert.equal(again.requests, 8);
+    assert.deepEqual(await server.meridian.usage.report({ keyId: key.id }), [
+      { key_id: key.id, account_id: accountId, day: '2100-01-01', requests: 2 },
+      { key_id: key.id, account_id: accountId, day: '2099-12-31', requests: 8 },
+    ]);
   });
 
   test('ungated endpoints need no key', async () => {
