@@ -37,7 +37,7 @@ for database in pglite "$postgres"; do
   done < <(sed -nE 's/^ *ok [0-9]+ - (.*) # SKIP ?(.*)$/\1\t\2/p' "$log.tap")
 done
 
-count() { awk -v key="$1" '$1 == "#" && $2 == key {s += $3} END {print s + 0}' "$log"; }
+count() { awk -v key="$1" 'index($0, "# " key " ") == 1 {s += $3} END {print s + 0}' "$log"; }
 echo "tests: $(count pass) passed, $(count fail) failed, $(count cancelled) cancelled, $(count skipped) skipped"
 if [ "$unexpected" -gt 0 ]; then
   echo "$unexpected unexpected skip(s): a test skipped for a reason other than the database it runs on (a missing peer tool?). Run bash scripts/setup.sh --dev." >&2
