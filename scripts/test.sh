@@ -2,27 +2,45 @@
 # Runs the whole test suite twice: on the embedded PGlite and on a PostgreSQL server
 # (MERIDIAN_TEST_POSTGRES_URL, default the local server's database `test`). Redis is expected at
 # MERIDIAN_TEST_REDIS_URL (default redis://127.0.0.1:6379). Extra arguments select test files.
+#
+# Every skipped test is listed with its reason. The only skips a pass may have are tests written
+# for the other database (reason `needs PostgreSQL…` or `PGlite only…`); any other skip fails the
+# run: setup installs every peer tool the tests compare with (ecCodes, PROJ, Chromium, the GRIB
+# examples), so a skip would only hide coverage that was lost.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 postgres=${MERIDIAN_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}
+expected_skip='^(needs PostgreSQL|PGlite only)'
 if [ "$#" -gt 0 ]; then files=("$@"); else mapfile -t files < <(find dist/test -name '*.test.js' | sort); fi
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found under dist/test" >&2; exit 1; fi
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.tap"' EXIT
 status=0
+unexpected=0
 for database in pglite "$postgres"; do
   shown=${database%%@*}
-  echo "== tests on ${shown/#postgres:\/\//PostgreSQL: }"
+  shown=${shown/#postgres:\/\//PostgreSQL: }
+  echo "== tests on $shown"
   MERIDIAN_TEST_DATABASE=$database node --test --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$log.tap" "${files[@]}" || status=1
   cat "$log.tap" >> "$log"
+  # TAP marks a skipped test `ok N - name # SKIP reason` (indented when nested).
+  while IFS=$'\t' read -r name reason; do
+    if [[ $reason =~ $expected_skip ]]; then
+      echo "skipped on $shown: $name ($reason)"
+    else
+      echo "UNEXPECTED SKIP on $shown: $name (${reason:-no reason given})" >&2
+      unexpected=$((unexpected + 1))
+    fi
+  done < <(sed -nE 's/^ *ok [0-9]+ - (.*) # SKIP ?(.*)$/\1\t\2/p' "$log.tap")
 done
 
-passed=$(awk '/^# pass /{s+=$3} END{print s+0}' "$log")
-failed=$(awk '/^# fail /{s+=$3} END{print s+0}' "$log")
-skipped=$(awk '/^# skipped /{s+=$3} END{print s+0}' "$log")
-rm -f "$log.tap"
-echo "tests: $passed passed, $failed failed, $skipped skipped"
+count() { awk -v key="$1" 'index($0, "# " key " ") == 1 {s += $3} END {print s + 0}' "$log"; }
+echo "tests: $(count pass) passed, $(count fail) failed, $(count cancelled) cancelled, $(count skipped) skipped"
+if [ "$unexpected" -gt 0 ]; then
+  echo "$unexpected unexpected skip(s): a test skipped for a reason other than the database it runs on (a missing peer tool?). Run bash scripts/setup.sh --dev." >&2
+  status=1
+fi
 exit $status

@@ -5,8 +5,9 @@
  */
 
 import { chromium, type Browser } from 'playwright-core';
+import { CHROMIUM } from './peers.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

@@ -15,12 +15,13 @@ import { ingestFiles } from '../../src/weather/ingest.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { CHROMIUM, launchChromium } from '../chromium.js';
+import { launchChromium } from '../chromium.js';
+import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 import { globalField } from '../weather/fields.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/console');
-const gfsSample = '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2';
+const gfsSample = path.join(GRIB_EXAMPLES, 'gfs.t12z.pgrbf120.2p5deg.grib2');
 
 /** A small map: blue sea, a green square of land around 0,0. */
 const style = {
@@ -48,8 +49,7 @@ const pageErrors: string[] = [];
 
 before(async () => {
   // CI must run this test, not skip it: say what is missing.
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: the console test needs Debian's chromium (bash scripts/setup.sh --dev installs it)`);
-  if (!existsSync(gfsSample)) throw new Error(`${gfsSample} is missing: install python-grib-doc (bash scripts/setup.sh)`);
+  requirePeers('chromium', 'gribExamples');
   if (!existsSync(path.join(root, 'dist/console/index.html'))) {
     execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build', 'console', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   }

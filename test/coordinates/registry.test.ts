@@ -4,10 +4,11 @@ import { test } from 'node:test';
 import { familyOf, KINDS, type Kind } from '../../src/coordinates/kinds.js';
 import { operationInfo, projInfo, queryRegistry } from '../../src/coordinates/proj.js';
 import { loadRegistry, type RegistryEntry } from '../../src/coordinates/registry.js';
+import { requirePeers } from '../peers.js';
 
-const started = performance.now();
+// How fast it loads is a benchmark figure (`npm run bench:coordinates`, indexLoadMs), not a test:
+// a bound in milliseconds fails on a busy machine and proves nothing on a fast one.
 const registry = loadRegistry();
-const loadMs = performance.now() - started;
 
 const find = (code: number, family: string): RegistryEntry => {
   const entry = (registry.byCode.get(code) ?? []).map((id) => registry.entries[id]!).find((found) => familyOf(found.kind) === family);
@@ -15,8 +16,7 @@ const find = (code: number, family: string): RegistryEntry => {
   return entry;
 };
 
-test('the index loads at start-up speed and knows the EPSG dataset version', () => {
-  assert.ok(loadMs < 2000, `loaded in ${loadMs.toFixed(0)} ms`);
+test('the index knows the EPSG dataset version', () => {
   assert.equal(registry.epsgVersion, projInfo().epsgVersion);
   assert.match(registry.epsgVersion ?? '', /^v\d+\.\d+$/);
 });
@@ -102,6 +102,7 @@ interface ProjJson {
 }
 
 function projinfo(kind: string | null, code: number): { json: ProjJson; deprecated: boolean } {
+  requirePeers('proj');
   const args = [...(kind ? ['-k', kind] : []), `EPSG:${code}`, '-o', 'PROJJSON', '--single-line'];
   const output = execFileSync('projinfo', args, { encoding: 'utf8' });
   const json = output.split('\n').find((line) => line.startsWith('{'));

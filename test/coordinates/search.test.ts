@@ -7,6 +7,7 @@ import { operationInfo } from '../../src/coordinates/proj.js';
 import { QueryError } from '../../src/coordinates/query.js';
 import { loadRegistry } from '../../src/coordinates/registry.js';
 import { POPULAR_CRS, search, type SearchItem, type SearchOptions, type TransformationItem } from '../../src/coordinates/search.js';
+import { requirePeers } from '../peers.js';
 
 const registry = loadRegistry();
 
@@ -231,6 +232,7 @@ test('hostile queries either answer or fail with a QueryError', () => {
 
 /** What PROJ's own projinfo says of a CRS: name, area, unit of the first axis, deprecation. */
 function projinfo(code: number) {
+  requirePeers('proj');
   const run = spawnSync('projinfo', [`EPSG:${code}`, '-o', 'PROJJSON', '--single-line'], { encoding: 'utf8' });
   const json = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
   const cs = json.coordinate_system ?? json.components?.[0]?.coordinate_system;

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { crsInfo } from '../../src/coordinates/proj.js';
 import { parseCoordinates, parseOperations, PlanCache, TransformError, transformPoints, type XYZ } from '../../src/coordinates/transform.js';
+import { requirePeers } from '../peers.js';
 
 describe('parsing', () => {
   test('tuples of two or three finite numbers, separated by ";"', () => {
@@ -95,6 +96,7 @@ describe('operation selection', () => {
 const northFirst = (code: number) => /^(north|south)$/.test(crsInfo(code).axes[0]?.direction ?? '');
 
 function cs2cs(source: number, target: number, points: readonly XYZ[]): number[][] {
+  requirePeers('proj');
   const input = points
     .map((p) => (northFirst(source) ? [p.y, p.x, p.z] : [p.x, p.y, p.z]).map((v) => v.toPrecision(17)).join(' '))
     .join('\n');

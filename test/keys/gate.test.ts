@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import { RedisRateLimiter } from '../../src/platform/rate-limit.js';
 import { newAccount, onPostgres, redisUrl, startTestServer, startTwoInstances, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
 
@@ -22,6 +23,17 @@ async function ping(target: TestServer, query: string, headers: Record<string, s
 }
 
 const rejected = { errors: [{ message: 'Key is missing, invalid or restricted' }] };
+
+/** Removes the buckets a test left in Redis under its prefix. */
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    await redis.quit();
+  }
+}
 
 describe('the key gate', () => {
   test('a valid key is admitted', async () => {
@@ -94,17 +106,24 @@ describe('the key gate', () => {
     assert.equal((await ping(server, q, { origin: 'https://example.com' })).status, 200);
   });
 
-  test('requests are counted per key per day and readable as usage', async () => {
+  test('requests are counted per key per UTC day and readable as usage', async (t) => {
+    // The gate's clock is a fake one, a moment before a (new year's) midnight UTC: the test does not
+    // depend on when it runs, and sees the count move on to the next day at midnight.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse('2099-12-31T23:59:59.900Z') });
     const key = await newKey();
     for (let i = 0; i < 7; i++) await ping(server, `?key=${key.token}`);
     await ping(server, '?key=unknown');
     const rows = await server.meridian.admin({ op: 'usage', keyId: key.id });
-    const today = new Date().toISOString().slice(0, 10);
-    assert.deepEqual(rows, [{ key_id: key.id, account_id: accountId, day: today, requests: 7 }]);
+    assert.deepEqual(rows, [{ key_id: key.id, account_id: accountId, day: '2099-12-31', requests: 7 }]);
+    await ping(server, `?key=${key.token}`);
+    t.mock.timers.tick(200);
+    await ping(server, `?key=${key.token}`);
     await ping(server, `?key=${key.token}`);
     await server.meridian.usage.flush();
-    const again = (await server.meridian.usage.report({ keyId: key.id }))[0]!;
-    assert.equal(again.requests, 8);
+    assert.deepEqual(await server.meridian.usage.report({ keyId: key.id }), [
+      { key_id: key.id, account_id: accountId, day: '2100-01-01', requests: 2 },
+      { key_id: key.id, account_id: accountId, day: '2099-12-31', requests: 8 },
+    ]);
   });
 
   test('ungated endpoints need no key', async () => {
@@ -114,7 +133,11 @@ describe('the key gate', () => {
 });
 
 describe('rate limits', () => {
-  test('a key over its budget gets 429 with Retry-After and the error body', async () => {
+  test('a key over its budget gets 429 with Retry-After and the error body; the bucket refills at its rate', async (t) => {
+    // The in-memory limiter reads performance.now(): a clock the test moves, so no wall-clock
+    // time (a slow machine, a pause) changes what the bucket holds.
+    let now = 1_000_000;
+    t.mock.method(performance, 'now', () => now);
     const limited = await startTestServer(testConfig({ rateLimit: { requestsPerSecond: 1, burst: 3 } }));
     try {
       const { accountId: owner } = await newAccount(limited.meridian);
@@ -124,11 +147,21 @@ describe('rate limits', () => {
       for (let i = 0; i < 5; i++) statuses.push((await ping(limited, `?key=${key.token}`)).status);
       assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
       const refused = await ping(limited, `?key=${key.token}`);
+      assert.equal(refused.status, 429);
       assert.equal(refused.headers['retry-after'], '1');
       assert.match(refused.body.errors[0].message, /rate limit/i);
       assert.equal((await ping(limited, `?key=${other.token}`)).status, 200, 'budgets are per key');
-      await new Promise((resolve) => setTimeout(resolve, 1100));
-      assert.equal((await ping(limited, `?key=${key.token}`)).status, 200, 'the bucket refills');
+      now += 500;
+      const half = await ping(limited, `?key=${key.token}`);
+      assert.equal(half.status, 429, 'half a second refills half a token');
+      assert.equal(half.headers['retry-after'], '1');
+      now += 500;
+      assert.equal((await ping(limited, `?key=${key.token}`)).status, 200, 'a second refills one token');
+      assert.equal((await ping(limited, `?key=${key.token}`)).status, 429, 'and only one');
+      now += 10_000;
+      const refilled = [];
+      for (let i = 0; i < 4; i++) refilled.push((await ping(limited, `?key=${key.token}`)).status);
+      assert.deepEqual(refilled, [200, 200, 200, 429], 'a long pause refills up to the burst, no more');
     } finally {
       await limited.close();
     }
@@ -136,7 +169,8 @@ describe('rate limits', () => {
 
   test('Redis buckets are shared by every limiter with the same prefix', async () => {
     const prefix = `meridian:${uniqueSchema()}:rate:`;
-    const settings = { requestsPerSecond: 0.5, burst: 4 };
+    // A token every 1000 s: nothing refills while the test runs, however slowly it runs.
+    const settings = { requestsPerSecond: 0.001, burst: 4 };
     const errors: Error[] = [];
     const first = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error));
     const second = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error));
@@ -148,12 +182,13 @@ describe('rate limits', () => {
       }
       assert.deepEqual(decisions, [true, true, true, true, false, false]);
       const refused = await first.take('key-a');
-      assert.ok(refused.retryAfter >= 1 && refused.retryAfter <= 2, String(refused.retryAfter));
+      assert.equal(refused.retryAfter, 1000, 'the next token comes in 1000 s');
       assert.equal((await second.take('key-b')).allowed, true);
       assert.deepEqual(errors, []);
     } finally {
       await first.close();
       await second.close();
+      await deleteKeys(prefix);
     }
   });
 
@@ -161,16 +196,23 @@ describe('rate limits', () => {
     const prefix = `meridian:${uniqueSchema()}:rate:`;
     const settings = { requestsPerSecond: 100, burst: 20 };
     const limiters = [0, 1, 2].map(() => new RedisRateLimiter(redisUrl, prefix, settings, () => {}));
+    const redis = new Redis(redisUrl);
     try {
       await Promise.all(limiters.map((limiter) => limiter.ready()));
-      const started = performance.now();
-      let admitted = 0;
-      for (let i = 0; i < 90; i++) if ((await limiters[i % 3]!.take('busy')).allowed) admitted++;
-      const refill = Math.ceil(((performance.now() - started) / 1000) * settings.requestsPerSecond);
+      // The budget is the burst plus what refills between the bucket's first and last use, on the
+      // clock the bucket itself keeps in Redis (the time of each lease), not on this process's.
+      const bucketTime = async () => Number(await redis.hget(`${prefix}busy`, 'at'));
+      let admitted = (await limiters[0]!.take('busy')).allowed ? 1 : 0;
+      const first = await bucketTime();
+      for (let i = 1; i < 90; i++) if ((await limiters[i % 3]!.take('busy')).allowed) admitted++;
+      const refill = (((await bucketTime()) - first) / 1000) * settings.requestsPerSecond;
       assert.ok(admitted >= settings.burst - 10, `admitted ${admitted}`);
-      assert.ok(admitted <= settings.burst + refill, `admitted ${admitted}, budget ${settings.burst + refill}`);
+      // Redis stores the time with 14 digits (to 0.1 ms): 0.01 token of slack covers the rounding.
+      assert.ok(admitted <= settings.burst + refill + 0.01, `admitted ${admitted}, budget ${settings.burst} + ${refill} refilled`);
     } finally {
       await Promise.all(limiters.map((limiter) => limiter.close()));
+      await redis.quit();
+      await deleteKeys(prefix);
     }
   });
 
@@ -189,7 +231,8 @@ describe('rate limits', () => {
   });
 
   test('two servers on one PostgreSQL database and Redis share the budget', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
-    const instances = await startTwoInstances({ redisUrl, rateLimit: { requestsPerSecond: 0.5, burst: 4 } });
+    // A token every 1000 s: nothing refills while the test runs.
+    const instances = await startTwoInstances({ redisUrl, rateLimit: { requestsPerSecond: 0.001, burst: 4 } });
     const { first, second } = instances;
     try {
       const { accountId: owner } = await newAccount(first.meridian);

@@ -4,7 +4,7 @@ import { newAccount, onPostgres, startTwoInstances } from '../helpers.js';
 
 test(
   'a key deleted through one instance fails at the gate of another within a second',
-  { skip: !onPostgres && 'two instances need a shared PostgreSQL server' },
+  { skip: !onPostgres && 'needs PostgreSQL: two instances share one database server' },
   async () => {
     const instances = await startTwoInstances();
     const { first, second } = instances;
@@ -37,7 +37,7 @@ test(
 
 test(
   'a changed origin rule reaches another instance, and the second instance sees keys created by the first',
-  { skip: !onPostgres && 'two instances need a shared PostgreSQL server' },
+  { skip: !onPostgres && 'needs PostgreSQL: two instances share one database server' },
   async () => {
     const instances = await startTwoInstances();
     const { first, second } = instances;

@@ -1,18 +1,17 @@
 /**
  * ecCodes (Debian's libeccodes-tools) as the reference decoder for the GRIB2 tests, and the example
- * files of Debian's python-grib-doc. Tests that need them skip with this reason when they are absent.
+ * files of Debian's python-grib-doc. Both are test peers that setup installs: a test that uses them
+ * calls `requireReference()` first (in a `before` hook), which fails naming the missing package.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 
-export const examples = '/usr/share/doc/python-grib-doc/examples';
+export const examples = GRIB_EXAMPLES;
 
-export const missingReference: string | false = (() => {
-  if (spawnSync('grib_get', ['-V']).status !== 0) return 'ecCodes tools (libeccodes-tools) are not installed';
-  if (!existsSync(examples)) return 'python-grib-doc examples are not installed';
-  return false;
-})();
+/** Throws, naming the Debian package to install, unless ecCodes and the example files are there. */
+export const requireReference = (): void => requirePeers('ecCodes', 'gribExamples');
 
 /** The example files holding GRIB2 messages (some of them also hold other bytes). */
 export const grib2Examples = [

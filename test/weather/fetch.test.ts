@@ -11,9 +11,9 @@ import { ingestFiles } from '../../src/weather/ingest.js';
 import { fetchRun } from '../../src/weather/schedule.js';
 import { defaultVariables, type FieldSelector } from '../../src/weather/variables.js';
 import { cleanUp, tempDir, testConfig } from '../helpers.js';
+import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 
-const examples = '/usr/share/doc/python-grib-doc/examples';
-const skip = existsSync(path.join(examples, 'safrica.grib2')) ? false : 'python-grib-doc examples are not installed';
+const examples = GRIB_EXAMPLES;
 
 /** One GRIB message of a sample file: its bytes and the fields it holds (several for U/V pairs). */
 interface Message {
@@ -177,7 +177,8 @@ let gfsMessages: Message[];
 const selectors: FieldSelector[] = defaultVariables.flatMap((v) => v.fields);
 
 before(async () => {
-  if (skip) return;
+  // Every test serves messages cut from python-grib-doc's examples.
+  requirePeers('gribExamples');
   const safrica = messagesOf(path.join(examples, 'safrica.grib2'));
   safricaSteps.forEach((step, index) => {
     const [pwat, btmp, prate] = safrica.slice((step / 3) * 3, (step / 3) * 3 + 3) as [Message, Message, Message];
@@ -207,7 +208,7 @@ function options(overrides: Partial<FetchOptions> = {}): FetchOptions {
 
 const assertEmpty = (directory: string) => assert.deepEqual(readdirSync(directory), []);
 
-test('only the wanted messages are transferred: U and V fetched once, adjacent messages in one request', { skip }, async () => {
+test('only the wanted messages are transferred: U and V fetched once, adjacent messages in one request', async () => {
   const directory = outputDirectory();
   const result = await downloadRun(options({ run: gfsRun, steps: [120], directory }));
   assert.equal(result.referenceTime.toISOString(), gfsRun.toISOString());
@@ -224,7 +225,7 @@ test('only the wanted messages are transferred: U and V fetched once, adjacent m
   ]);
 });
 
-test('each step of a run keeps only its wanted message; selectors GFS files lack are skipped', { skip }, async () => {
+test('each step of a run keeps only its wanted message; selectors GFS files lack are skipped', async () => {
   const isobaricTemperature = { discipline: 0, category: 0, number: 0, levelType: 100, level: 85000 };
   const precipitationRate = { discipline: 0, category: 1, number: 7, levelType: 1 };
   const result = await downloadRun(options({ selectors: [isobaricTemperature, precipitationRate] }));
@@ -242,7 +243,7 @@ test('each step of a run keeps only its wanted message; selectors GFS files lack
   });
 });
 
-test('latest picks the newest complete run, passing over one whose last step is not published yet', { skip }, async () => {
+test('latest picks the newest complete run, passing over one whose last step is not published yet', async () => {
   const now = () => new Date('2010-03-08T19:30:00Z');
   assert.equal((await latestAvailableRun(options({ run: 'latest', now }))).toISOString(), safricaRun.toISOString());
   assert.ok(nomads.requests.every((r) => r.method === 'HEAD'));
@@ -257,7 +258,7 @@ test('latest picks the newest complete run, passing over one whose last step is 
   ]);
 });
 
-test('latest fails when no run of the last 24 hours is complete', { skip }, async () => {
+test('latest fails when no run of the last 24 hours is complete', async () => {
   const directory = outputDirectory();
   await assert.rejects(downloadRun(options({ run: 'latest', directory, now: () => new Date('2010-03-10T01:00:00Z') })), (error: Error) => {
     assert.ok(error instanceof FetchError);
@@ -268,7 +269,7 @@ test('latest fails when no run of the last 24 hours is complete', { skip }, asyn
   assertEmpty(directory);
 });
 
-test('a server answering the first requests with 503 is retried until it answers', { skip }, async () => {
+test('a server answering the first requests with 503 is retried until it answers', async () => {
   let failures = 2;
   nomads.intercept = (_request, response) => {
     if (failures === 0) return false;
@@ -283,7 +284,7 @@ test('a server answering the first requests with 503 is retried until it answers
   assert.equal(progress.filter((m) => m.includes('HTTP 503; retrying')).length, 2);
 });
 
-test('a dropped connection and a request that times out are retried', { skip }, async () => {
+test('a dropped connection and a request that times out are retried', async () => {
   let dropped = false;
   let silent = false;
   nomads.intercept = (request, response) => {
@@ -307,7 +308,7 @@ test('a dropped connection and a request that times out are retried', { skip }, 
   assert.ok(progress.some((m) => m.includes('within 300 ms')), progress.join('\n'));
 });
 
-test('retries give up with a FetchError naming the URL and status; other 4xx fail at once', { skip }, async () => {
+test('retries give up with a FetchError naming the URL and status; other 4xx fail at once', async () => {
   const directory = outputDirectory();
   nomads.intercept = (_request, response) => {
     response.writeHead(503).end();
@@ -335,14 +336,14 @@ test('retries give up with a FetchError naming the URL and status; other 4xx fai
   assertEmpty(directory);
 });
 
-test('a server ignoring Range sends whole files, from which the messages are cut', { skip }, async () => {
+test('a server ignoring Range sends whole files, from which the messages are cut', async () => {
   nomads.ignoreRanges = true;
   const result = await downloadRun(options());
   result.files.forEach((file, index) => assert.ok(readFileSync(file).equals(precipitation.get(safricaSteps[index]!)!.bytes)));
   assert.ok(nomads.requests.every((r) => r.status === 200));
 });
 
-test('a missing step fails with a FetchError naming its URL and removes the files already written', { skip }, async () => {
+test('a missing step fails with a FetchError naming its URL and removes the files already written', async () => {
   const directory = outputDirectory();
   const progress: string[] = [];
   await assert.rejects(downloadRun(options({ steps: [...safricaSteps, 12], directory, onProgress: (m) => progress.push(m) })), (error: Error) => {
@@ -357,7 +358,7 @@ test('a missing step fails with a FetchError naming its URL and removes the file
   assertEmpty(directory);
 });
 
-test('a chunk that is not a GRIB message fails cleanly, leaving no file', { skip }, async () => {
+test('a chunk that is not a GRIB message fails cleanly, leaving no file', async () => {
   const directory = outputDirectory();
   nomads.corrupt = true;
   await assert.rejects(downloadRun(options({ directory })), (error: Error) => {
@@ -368,11 +369,11 @@ test('a chunk that is not a GRIB message fails cleanly, leaving no file', { skip
   assertEmpty(directory);
 });
 
-test('an inventory of another run is refused', { skip }, async () => {
+test('an inventory of another run is refused', async () => {
   await assert.rejects(downloadRun(options({ run: new Date('2010-03-08T18:00:00Z'), steps: [0] })), /belongs to run 2010030812, not 2010030818/);
 });
 
-test('downloaded steps ingest into one published run whose keyframes are the fetched steps', { skip }, async () => {
+test('downloaded steps ingest into one published run whose keyframes are the fetched steps', async () => {
   const config = testConfig();
   const meridian = await openMeridian(config);
   try {
@@ -398,7 +399,7 @@ test('downloaded steps ingest into one published run whose keyframes are the fet
   }
 });
 
-test('fetchRun ingests the newest complete run as model gfs, then skips it while it is the latest', { skip }, async () => {
+test('fetchRun ingests the newest complete run as model gfs, then skips it while it is the latest', async () => {
   const config = testConfig();
   config.weather.fetch = { ...config.weather.fetch, baseUrl, steps: '0-9/3' };
   const meridian = await openMeridian(config);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { GribError, readGrib, type GribMessage } from '../../src/weather/grib2.js';
 import { gaussianLatitudes, gridGeometry, type Geometry } from '../../src/weather/grid.js';
 import { tempDir } from '../helpers.js';
-import { example, firstMessage, keys, missingReference, referencePoints, set, type ReferencePoint } from './eccodes.js';
+import { requirePeers } from '../peers.js';
+import { example, firstMessage, keys, referencePoints, requireReference, set, type ReferencePoint } from './eccodes.js';
 
-const skip = missingReference;
 let dir = '';
 before(() => {
   dir = tempDir();
@@ -52,7 +52,8 @@ function assertGridMatches(file: string, count = 1, every = 1): void {
   if (every === 1) assert.equal(seen.size, message.numberOfPoints, 'every value index met once');
 }
 
-describe('geometry against ecCodes', { skip }, () => {
+describe('geometry against ecCodes', () => {
+  before(requireReference);
   const files: [string, number][] = [
     ['regular_latlon_surface.grib2', 1],
     ['gfs.t12z.pgrbf120.2p5deg.grib2', 1],
@@ -84,7 +85,8 @@ describe('geometry against ecCodes', { skip }, () => {
   });
 });
 
-describe('scanning modes', { skip }, () => {
+describe('scanning modes', () => {
+  before(requireReference);
   const regular = () => example('regular_latlon_surface.grib2');
   const gaussian = () => firstMessage(dir, 'gaussian.grib2', example('flux.grb'));
   const polar = () => firstMessage(dir, 'polar.grib2', example('safrica.grib2'));
@@ -149,7 +151,8 @@ describe('scanning modes', { skip }, () => {
   });
 });
 
-describe('earth shapes and projections', { skip }, () => {
+describe('earth shapes and projections', () => {
+  before(requireReference);
   test('the spheres and ellipsoids of code table 3.2 put Lambert conformal points where ecCodes does', () => {
     const input = firstMessage(dir, 'lambert-shape.grib2', example('eta.grb'));
     const shapes = [
@@ -171,8 +174,8 @@ describe('earth shapes and projections', { skip }, () => {
   });
 
   // ecCodes 2.28 computes polar stereographic grids on spheres only: PROJ is the reference here.
-  const noProj = spawnSync('proj', []).error ? 'PROJ command line tools are not installed' : false;
-  test('a north polar stereographic grid on an ellipsoid is a regular grid in PROJ\'s stereographic coordinates', { skip: noProj }, () => {
+  test('a north polar stereographic grid on an ellipsoid is a regular grid in PROJ\'s stereographic coordinates', () => {
+    requirePeers('proj');
     const input = firstMessage(dir, 'polar-north.grib2', example('ngm.grb'));
     const message = messageOf(set(dir, 'polar-wgs84.grib2', input, 'shapeOfTheEarth=5'));
     const grid = message.grid;
@@ -207,7 +210,8 @@ describe('positions for interpolation', () => {
     assert.ok(close(gaussianLatitudes(2), [p4[0], p4[1], -p4[1], -p4[0]]));
   });
 
-  test('a global grid wraps longitudes: east of the last column lies between it and the first', { skip }, () => {
+  test('a global grid wraps longitudes: east of the last column lies between it and the first', () => {
+    requireReference();
     const geometry = gridGeometry(messageOf(example('gfs.t12z.pgrbf120.2p5deg.grib2')));
     assert.ok(geometry.wraps);
     assert.deepEqual(geometry.bounds, { west: 0, south: -90, east: 360, north: 90 });
@@ -217,7 +221,8 @@ describe('positions for interpolation', () => {
     assert.equal(geometry.locate(10, 91), null);
   });
 
-  test('a regional grid has no position outside itself', { skip }, () => {
+  test('a regional grid has no position outside itself', () => {
+    requireReference();
     const latlon = gridGeometry(messageOf(example('regular_latlon_surface.grib2')));
     assert.ok(!latlon.wraps);
     assert.deepEqual(latlon.bounds, { west: 0, south: 0, east: 30, north: 60 });
@@ -229,7 +234,8 @@ describe('positions for interpolation', () => {
     assert.equal(lambert.locate(260, -30), null);
   });
 
-  test('a reduced grid gives the position at the same longitude in both neighbouring rows', { skip }, () => {
+  test('a reduced grid gives the position at the same longitude in both neighbouring rows', () => {
+    requireReference();
     const geometry = gridGeometry(messageOf(example('ecmwf_tigge.grb')));
     assert.deepEqual(geometry.rows!.slice(0, 2), [18, 25]);
     const [, lat0] = geometry.lonLat(0);

@@ -14,12 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { buildWorld } from '../../../src/tools/world/build.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
-import { CHROMIUM, launchChromium } from '../../chromium.js';
+import { requirePeers } from '../../peers.js';
+import { launchChromium } from '../../chromium.js';
 
 const repoRoot = fileURLToPath(new URL('../../../..', import.meta.url));
 const maplibreDist = path.join(repoRoot, 'node_modules/maplibre-gl/dist');
 const IDLE_TIMEOUT_MS = 30_000;
-const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
 
 const SCRIPT = `
 import * as maplibregl from '/maplibre/maplibre-gl.mjs';
@@ -62,7 +62,7 @@ let meridianUrl: string;
 let key: string;
 
 before(async () => {
-  if (skip) return;
+  requirePeers('chromium');
   mapsDir = mkdtempSync(path.join(tmpdir(), 'meridian-world-'));
   await buildWorld(mapsDir, { maxzoom: 3 });
   meridian = await startTestServer(testConfig({ maps: { dir: mapsDir } }));
@@ -75,7 +75,7 @@ after(async () => {
   if (mapsDir) rmSync(mapsDir, { recursive: true, force: true });
 });
 
-test('MapLibre GL JS loads the world map from style.json through the key and becomes idle without errors', { skip, timeout: 120_000 }, async () => {
+test('MapLibre GL JS loads the world map from style.json through the key and becomes idle without errors', { timeout: 120_000 }, async () => {
   const page = await servePage();
   const browser = await launchChromium();
   try {

@@ -38,19 +38,34 @@ test('http tiles: 200 is a tile, 404 and 204 are none, other failures are none w
   }
 });
 
-test('a tile server that does not answer in time gives no tile', async () => {
-  // Never answers; closing the server drops the connection.
+test('a tile server that does not answer in time gives no tile, each source keeping to its own timeout', { timeout: 30_000 }, async () => {
+  // Never answers; closing the server drops the connections.
   const server = await httpServer(() => {});
   const log = new MemoryLog();
+  const patientLog = new MemoryLog();
+  let patientAnswered = false;
+  let patient: Promise<unknown> = Promise.resolve();
   try {
-    const source = await resolveSource('slow', { type: 'raster', tiles: [`${server.url}/{z}/{x}/{y}.png`] }, options(log, { timeoutMs: 100, concurrency: 4 }));
-    const started = Date.now();
-    assert.equal(await source.getTile(0, 0, 0), null);
-    assert.ok(Date.now() - started < 1000);
+    // No clock is read: a source with a timeout of a minute asks first, one of 100 ms second. The
+    // second gives up while the first still waits, so each keeps to its own timeout (with one
+    // timeout for both, the first would give up first).
+    const first = await resolveSource('patient', { type: 'raster', tiles: [`${server.url}/patient/{z}/{x}/{y}.png`] }, options(patientLog, { timeoutMs: 60_000, concurrency: 4 }));
+    const second = await resolveSource('slow', { type: 'raster', tiles: [`${server.url}/slow/{z}/{x}/{y}.png`] }, options(log, { timeoutMs: 100, concurrency: 4 }));
+    patient = first.getTile(0, 0, 0).then((tile) => {
+      patientAnswered = true;
+      return tile;
+    });
+    while (!server.requests.includes('/patient/0/0/0.png')) await sleep(5);
+    assert.equal(await second.getTile(0, 0, 0), null);
     assert.match(log.warnings[0]!, /timed out/);
+    assert.equal(patientAnswered, false, 'the source with a timeout of a minute is still waiting');
+    assert.deepEqual([...server.requests].sort(), ['/patient/0/0/0.png', '/slow/0/0/0.png']);
   } finally {
     await server.close();
   }
+  // The dropped connection ends the patient request too: no tile, and not a time-out.
+  assert.equal(await patient, null);
+  assert.doesNotMatch(patientLog.warnings.join('\n'), /timed out/);
 });
 
 test('a source keeps at most `concurrency` requests in flight', async () => {
