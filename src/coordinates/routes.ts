@@ -3,7 +3,7 @@ import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
 import { loadRegistry, type Registry } from './registry.js';
-import { search } from './search.js';
+import { inlineDeriver, SearchCache, searchWith } from './search.js';
 import { maxTuples, parseCoordinates, parseOperations, PlanCache, transformPoints } from './transform.js';
 
 const xyzSchema = {
@@ -102,6 +102,7 @@ export function sharedRegistry(): Registry {
 /** Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. */
 export async function coordinatesRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: Registry }): Promise<void> {
   const plans = new PlanCache();
+  const cache = new SearchCache();
   const version = epsgVersion();
   app.addHook('onRequest', options.gate.hook);
   app.addHook('onSend', async (_request, reply) => {
@@ -142,7 +143,7 @@ export async function coordinatesRoutes(app: FastifyInstance, options: { gate: K
         },
       },
     },
-    async (request) => search(options.registry, { query: request.params.query, ...request.query }),
+    async (request) => searchWith(options.registry, cache, inlineDeriver, { query: request.params.query, ...request.query }),
   );
 
   app.get<{ Params: { coordinates: string }; Querystring: { s_srs: number; t_srs: number; ops?: string } }>(
