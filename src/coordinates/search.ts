@@ -33,8 +33,9 @@
  * - `TransformationItem.usable`: PROJ can instantiate it and has every grid it needs. `grids[].path`
  *   is the grid's file name (as PROJ names it), not where this server keeps it.
  * PROJ-derived data (default transformation, exports, transformation details) is computed on first
- * use and kept in bounded LRU caches (`SearchCache`). Finding a page needs no PROJ; what its items
- * need from PROJ is computed by derive.ts, in-line (`search`) or by a `Deriver` (`searchWith`).
+ * use and kept in bounded LRU caches (`SearchCache`). A server has PROJ compute it on its coordinates
+ * pool (`searchWith`), never on the serving thread: finding a page, and a page whose data is cached,
+ * need no PROJ. `search` computes in-line.
  */
 
 import { derive, type CrsWork, type Derived, type DeriveTask } from './derive.js';
