@@ -6,12 +6,24 @@
  * for the same words (no ranking, no filters, CRSs only): the index must beat it by far.
  * cs2cs is measured two ways: one process per 50 points (what a script calling it pays) and one
  * process for many batches (its transformation speed alone, process start-up amortised).
+ *
+ * Serving during a cold search sweep: /health asked every 10 ms (open loop) while one client pages
+ * through search results nothing has computed yet (`kind:* deprecated:*`, 50 a page, with
+ * transformations and exports), on a server whose PROJ work runs on the coordinates pool, against
+ * the same routes computing in-line on the serving thread (as before the pool), and an idle server.
+ * Each server starts with an empty cache; the in-line sweep runs last, so if anything it is favoured
+ * (proj.db in the page cache, a PROJ context that earlier sections used).
  */
 import { execFileSync } from 'node:child_process';
 import { crsInfo, queryRegistry } from '../src/coordinates/proj.js';
 import { loadRegistry } from '../src/coordinates/registry.js';
-import { search } from '../src/coordinates/search.js';
+import { coordinatesRoutes, coordinatesSchemas, sharedRegistry } from '../src/coordinates/routes.js';
+import { inlineDeriver, search } from '../src/coordinates/search.js';
 import { parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
+import { healthRoutes } from '../src/platform/health.js';
+import { createHttpApp, type SharedSchema } from '../src/platform/server.js';
+import { healthLatencies, percentile as fraction } from '../test/health-probe.js';
+import { newAccount, startTestServer, testConfig } from '../test/helpers.js';
 import { createKey, load, median, percentile, saveResults, startInstance } from './instance.js';
 
 const cases: { label: string; source: number; target: number }[] = [
@@ -100,6 +112,59 @@ function searchLatency() {
   };
 }
 
+/** One client paging through cold results, one page after another; resolves to the pages fetched. */
+async function coldSweep(base: string, key: string): Promise<number> {
+  const query = encodeURIComponent('kind:* deprecated:*');
+  let pages = 0;
+  for (let offset = 2600; offset < 4600; offset += 50) {
+    const response = await fetch(`${base}/coordinates/search/${query}.json?limit=50&offset=${offset}&transformations=true&exports=true&key=${key}`);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`offset ${offset}: ${response.status}`);
+    pages++;
+  }
+  return pages;
+}
+
+async function servingDuringColdSearches() {
+  const { meridian, server, close } = await startTestServer(testConfig());
+  // The same routes and gate, computing PROJ data on the serving thread (each server has its own cache).
+  const inline = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'in-line', sharedSchemas: coordinatesSchemas as unknown as SharedSchema[] });
+  try {
+    await inline.register(healthRoutes, { db: meridian.db, details: {} });
+    await inline.register(coordinatesRoutes, { gate: server.gate, registry: sharedRegistry(), deriver: inlineDeriver });
+    const { public: base } = await server.listen();
+    const inlineBase = await inline.listen({ port: 0, host: '127.0.0.1' });
+    const { accountId } = await newAccount(meridian);
+    const key = (await meridian.keys.create(accountId, {})).token;
+    const runs: [string, string, () => Promise<number>][] = [
+      ['idle server (3 s)', base, () => new Promise((resolve) => setTimeout(() => resolve(0), 3000))],
+      ['cold search sweep, PROJ on the coordinates pool', base, () => coldSweep(base, key)],
+      ['cold search sweep, PROJ on the serving thread', inlineBase, () => coldSweep(inlineBase, key)],
+    ];
+    const results = [];
+    for (const [name, probed, work] of runs) {
+      const started = performance.now();
+      const sweep = work();
+      const latencies = await healthLatencies(probed, sweep);
+      const seconds = (performance.now() - started) / 1000;
+      const pages = await sweep;
+      results.push({
+        while: name,
+        seconds: Number(seconds.toFixed(1)),
+        pagesPerSecond: Number((pages / seconds).toFixed(1)),
+        requests: latencies.length,
+        p50Ms: Number(fraction(latencies, 0.5).toFixed(1)),
+        p99Ms: Number(fraction(latencies, 0.99).toFixed(1)),
+        maxMs: Number(Math.max(...latencies).toFixed(1)),
+      });
+    }
+    return results;
+  } finally {
+    await inline.close();
+    await close();
+  }
+}
+
 async function main() {
   const searchFigures = searchLatency();
   console.log(`Search over ${queries.length} queries, in-process (cold: first call, computes PROJ fields)`);
@@ -142,7 +207,11 @@ async function main() {
   }
   console.log('Through HTTP (gate, parsing, JSON), one server process');
   console.table([http]);
-  saveResults('coordinates', { search: searchFigures, transform, http });
+
+  const serving = await servingDuringColdSearches();
+  console.log('/health every 10 ms while one client pages through 40 cold search pages (pool: what a server does; serving thread: before the pool)');
+  console.table(serving);
+  saveResults('coordinates', { search: searchFigures, transform, http, serving });
 }
 
 await main();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { AccountStore } from './keys/accounts.js';
 import { runAdmin, type AdminRequest } from './admin.js';
@@ -166,7 +167,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const details = { epsg: epsgVersion() };
   await publicApp.register(healthRoutes, { db, details });
   await publicApp.register(pingRoute, { gate });
-  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry() });
+  const coordinates = new CoordinatesPool(config.coordinates);
+  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const pool = new RenderPool(config);
@@ -211,6 +213,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await gate.stop();
       await Promise.all([limiter.close(), managementLimiter.close()]);
       await pool.close();
+      await coordinates.close();
       await maps.close();
     },
   };

@@ -3,7 +3,7 @@ import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
 import { loadRegistry, type Registry } from './registry.js';
-import { search } from './search.js';
+import { SearchCache, searchWith, type Deriver } from './search.js';
 import { maxTuples, parseCoordinates, parseOperations, PlanCache, transformPoints } from './transform.js';
 
 const xyzSchema = {
@@ -99,9 +99,13 @@ export function sharedRegistry(): Registry {
   return registry;
 }
 
-/** Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. */
-export async function coordinatesRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: Registry }): Promise<void> {
+/**
+ * Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. Search finds its page on the
+ * serving thread and has `deriver` (the coordinates pool) compute what PROJ alone knows of it.
+ */
+export async function coordinatesRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: Registry; deriver: Deriver }): Promise<void> {
   const plans = new PlanCache();
+  const cache = new SearchCache();
   const version = epsgVersion();
   app.addHook('onRequest', options.gate.hook);
   app.addHook('onSend', async (_request, reply) => {
@@ -142,7 +146,7 @@ export async function coordinatesRoutes(app: FastifyInstance, options: { gate: K
         },
       },
     },
-    async (request) => search(options.registry, { query: request.params.query, ...request.query }),
+    async (request) => searchWith(options.registry, cache, options.deriver, { query: request.params.query, ...request.query }),
   );
 
   app.get<{ Params: { coordinates: string }; Querystring: { s_srs: number; t_srs: number; ops?: string } }>(

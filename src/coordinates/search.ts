@@ -33,13 +33,17 @@
  * - `TransformationItem.usable`: PROJ can instantiate it and has every grid it needs. `grids[].path`
  *   is the grid's file name (as PROJ names it), not where this server keeps it.
  * PROJ-derived data (default transformation, exports, transformation details) is computed on first
- * use and kept in bounded LRU caches.
+ * use and kept in bounded LRU caches (`SearchCache`). A server has PROJ compute it on its coordinates
+ * pool (`searchWith`), never on the serving thread: finding a page, and a page whose data is cached,
+ * need no PROJ. `search` computes in-line.
  */
 
+import { derive, type CrsWork, type Derived, type DeriveTask } from './derive.js';
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
-import { boundExports, crsInfo, operationInfo, operationsBetween, type OperationInfo } from './proj.js';
+import type { OperationInfo } from './proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
 import { FIELD, type Bbox, type Registry, type RegistryEntry } from './registry.js';
+import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 
 export interface Id {
@@ -116,14 +120,29 @@ const WGS84 = 4326;
 const CACHE_SIZE = 2000;
 const NOT_POPULAR = 63;
 
+/** PROJ-derived data of a CRS, filled in as it is computed. */
 interface CrsDetails {
-  defaultTransformation: number | null;
-  accuracy: number | null;
+  /** Set, with `accuracy`, once PROJ's operation search has run. */
+  defaultTransformation?: number | null;
+  accuracy?: number | null;
   exports?: ExportItem;
+  /** Exports with each of its transformations built in, as they are computed. */
+  bound: Map<number, ExportItem | null>;
+  /** Its transformation items, once every part of them is known. */
   transformations?: TransformationItem[];
 }
 
-/** Per-registry tables for filtering and ranking, and the caches of PROJ-derived data. */
+/**
+ * The PROJ-derived data of search results, kept once computed (bounded): a page found again needs
+ * no PROJ. A server has one; `search` one per registry.
+ */
+export class SearchCache {
+  readonly crs = new Lru<number, CrsDetails>(CACHE_SIZE);
+  /** Transformation descriptions; null: PROJ cannot build it. */
+  readonly operations = new Lru<number, OperationInfo | null>(CACHE_SIZE);
+}
+
+/** Per-registry tables for filtering and ranking. */
 interface State {
   kind: Uint8Array;
   deprecated: Uint8Array;
@@ -139,8 +158,6 @@ interface State {
   relevance: Uint16Array;
   /** Lowest score among the terms, for the match class. */
   weakest: Uint8Array;
-  crs: Lru<number, CrsDetails>;
-  operations: Lru<number, OperationInfo>;
 }
 
 const states = new WeakMap<Registry, State>();
@@ -162,8 +179,6 @@ function stateOf(registry: Registry): State {
     generation: 0,
     relevance: new Uint16Array(n),
     weakest: new Uint8Array(n),
-    crs: new Lru(CACHE_SIZE),
-    operations: new Lru(CACHE_SIZE),
   };
   registry.entries.forEach((entry, id) => {
     state.kind[id] = kindIndex.get(entry.kind)!;
@@ -352,78 +367,20 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
 
 const epsg = (code: number): Id => ({ authority: 'EPSG', code });
 
-/** PROJ cannot build every registry object (unsupported methods): such data is reported as absent. */
-function attempt<T>(compute: () => T): T | null {
-  try {
-    return compute();
-  } catch {
-    return null;
-  }
+/** EPSG transformations from a CRS's geodetic base CRS to WGS 84 (none for other kinds). */
+function transformationCodes(registry: Registry, entry: RegistryEntry): readonly number[] {
+  return isCrsKind(entry.kind) && entry.baseCrs !== null ? (registry.toWgs84.get(entry.baseCrs) ?? []) : [];
 }
 
-function crsDetails(registry: Registry, state: State, entry: RegistryEntry): CrsDetails {
-  const cached = state.crs.get(entry.code);
-  if (cached) return cached;
-  const candidates = attempt(() => operationsBetween(entry.code, WGS84)) ?? [];
-  const best = candidates.find((operation) => operation.instantiable && !operation.ballpark && operation.transformations.length === 1);
-  const onWgs84 = entry.datum !== null && entry.datum === registry.crs.get(WGS84)?.datum;
-  return state.crs.set(entry.code, {
-    defaultTransformation: best?.transformations[0] ?? null,
-    accuracy: best ? best.accuracy : onWgs84 ? 0 : null,
-  });
-}
-
-function crsExports(entry: RegistryEntry, details: CrsDetails): ExportItem {
-  if (!details.exports) {
-    const bound = details.defaultTransformation === null ? null : attempt(() => boundExports(entry.code, details.defaultTransformation!));
-    details.exports = bound ?? attempt(() => crsInfo(entry.code).exports) ?? { proj4: null, wkt: null };
-  }
-  return details.exports;
-}
-
-function transformationItems(registry: Registry, state: State, entry: RegistryEntry, codes: readonly number[], details: CrsDetails): TransformationItem[] {
-  if (!details.transformations) {
-    details.transformations = codes.map((code) => {
-      const own = registry.byCode.get(code)?.map((id) => registry.entries[id]!).find((found) => familyOf(found.kind) === 'COORDOP');
-      const info = state.operations.get(code) ?? attempt(() => state.operations.set(code, operationInfo(code)));
-      const target = own?.targetCrs ?? info?.targetCrs ?? null;
-      return {
-        accuracy: own?.accuracy ?? info?.accuracy ?? null,
-        area: own?.area ?? info?.areaName ?? null,
-        bbox: own?.bbox ?? info?.bbox ?? null,
-        deprecated: own?.deprecated ?? info?.deprecated ?? false,
-        exports: attempt(() => boundExports(entry.code, code)),
-        grids: (info?.grids ?? []).map((grid) => ({ path: grid.name ?? grid.path ?? '' })),
-        id: epsg(code),
-        name: own?.name ?? info?.name ?? '',
-        reversible: info?.reversible ?? false,
-        target_crs: target === null ? null : epsg(target),
-        unit: target === null ? null : (registry.crs.get(target)?.unit ?? null),
-        usable: info !== null && info.instantiable && info.grids.every((grid) => grid.available),
-      };
-    });
-  }
-  return details.transformations;
-}
-
-function item(registry: Registry, state: State, entry: RegistryEntry, options: SearchOptions): SearchItem {
-  const crs = isCrsKind(entry.kind);
-  const details = crs ? crsDetails(registry, state, entry) : null;
-  const codes = crs && entry.baseCrs !== null ? (registry.toWgs84.get(entry.baseCrs) ?? []) : [];
-  const result: SearchItem = {
-    accuracy: details ? details.accuracy : entry.accuracy,
-    area: entry.area,
-    bbox: entry.bbox,
-    default_transformation: details && details.defaultTransformation !== null ? epsg(details.defaultTransformation) : null,
-    deprecated: entry.deprecated,
-    id: epsg(entry.code),
-    kind: entry.kind,
-    name: entry.name,
-    transformations: details && options.transformations ? transformationItems(registry, state, entry, codes, details) : [...codes],
-    unit: entry.unit,
-  };
-  if (options.exports) result.exports = details ? crsExports(entry, details) : null;
-  return result;
+/** A page of results being answered: its entries, and the PROJ-derived data of its CRSs. */
+interface Page {
+  entries: RegistryEntry[];
+  total: number;
+  /** Held for the request, whatever the cache drops meanwhile. */
+  details: Map<number, CrsDetails>;
+  operations: Map<number, OperationInfo | null>;
+  /** What PROJ still has to compute; null when the cache holds everything. */
+  task: DeriveTask | null;
 }
 
 function checkPaging(limit: number, offset: number): void {
@@ -431,17 +388,146 @@ function checkPaging(limit: number, offset: number): void {
   if (!Number.isSafeInteger(offset) || offset < 0) throw new QueryError('offset must be an integer >= 0');
 }
 
-/**
- * Runs a search query; throws `QueryError` for a query or paging the client got wrong. Items share
- * cached data (bboxes, exports, transformation details): treat them as read-only.
- */
-export function search(registry: Registry, options: SearchOptions): SearchResult {
+/** Finds the page (index work only) and what of its data PROJ has yet to compute. */
+function findPage(registry: Registry, cache: SearchCache, options: SearchOptions): Page {
   checkPaging(options.limit, options.offset);
   const ordered = rank(registry, parseQuery(options.query));
-  const state = stateOf(registry);
-  const page = ordered.subarray(Math.min(options.offset, ordered.length), Math.min(options.offset + options.limit, ordered.length));
-  return {
-    results: Array.from(page, (id) => item(registry, state, registry.entries[id]!, options)),
-    total: ordered.length,
+  const ids = ordered.subarray(Math.min(options.offset, ordered.length), Math.min(options.offset + options.limit, ordered.length));
+  const page: Page = { entries: Array.from(ids, (id) => registry.entries[id]!), total: ordered.length, details: new Map(), operations: new Map(), task: null };
+  const work: CrsWork[] = [];
+  const operations = new Set<number>();
+  for (const entry of page.entries) {
+    if (!isCrsKind(entry.kind) || page.details.has(entry.code)) continue;
+    const details = cache.crs.get(entry.code) ?? cache.crs.set(entry.code, { bound: new Map() });
+    page.details.set(entry.code, details);
+    const bound: number[] = [];
+    if (options.transformations && !details.transformations) {
+      for (const code of transformationCodes(registry, entry)) {
+        if (!details.bound.has(code)) bound.push(code);
+        if (page.operations.has(code) || operations.has(code)) continue;
+        const info = cache.operations.get(code);
+        if (info === undefined) operations.add(code);
+        else page.operations.set(code, info);
+      }
+    }
+    const defaultTransformation = details.defaultTransformation === undefined;
+    const exports = options.exports && details.exports === undefined;
+    if (defaultTransformation || exports || bound.length > 0) {
+      work.push({ code: entry.code, defaultTransformation, exports, knownDefault: details.defaultTransformation ?? null, bound });
+    }
+  }
+  if (work.length > 0 || operations.size > 0) page.task = { crs: work, operations: [...operations] };
+  return page;
+}
+
+/** Keeps what PROJ computed for the page, in the page and in the cache. */
+function keep(registry: Registry, cache: SearchCache, page: Page, derived: Derived): void {
+  for (const [code, info] of derived.operations) {
+    cache.operations.set(code, info);
+    page.operations.set(code, info);
+  }
+  const wgs84Datum = registry.crs.get(WGS84)?.datum;
+  for (const facts of derived.crs) {
+    const details = page.details.get(facts.code)!;
+    if (facts.defaultTransformation !== undefined) {
+      const best = facts.defaultTransformation;
+      const datum = registry.crs.get(facts.code)?.datum ?? null;
+      details.defaultTransformation = best?.code ?? null;
+      details.accuracy = best ? best.accuracy : datum !== null && datum === wgs84Datum ? 0 : null;
+    }
+    if (facts.exports) details.exports = facts.exports;
+    for (const [operation, exports] of facts.bound) details.bound.set(operation, exports);
+  }
+}
+
+function transformationItems(registry: Registry, page: Page, codes: readonly number[], details: CrsDetails): TransformationItem[] {
+  if (details.transformations) return details.transformations;
+  details.transformations = codes.map((code) => {
+    const own = registry.byCode.get(code)?.map((id) => registry.entries[id]!).find((found) => familyOf(found.kind) === 'COORDOP');
+    const info = page.operations.get(code) ?? null;
+    const target = own?.targetCrs ?? info?.targetCrs ?? null;
+    return {
+      accuracy: own?.accuracy ?? info?.accuracy ?? null,
+      area: own?.area ?? info?.areaName ?? null,
+      bbox: own?.bbox ?? info?.bbox ?? null,
+      deprecated: own?.deprecated ?? info?.deprecated ?? false,
+      exports: details.bound.get(code) ?? null,
+      grids: (info?.grids ?? []).map((grid) => ({ path: grid.name ?? grid.path ?? '' })),
+      id: epsg(code),
+      name: own?.name ?? info?.name ?? '',
+      reversible: info?.reversible ?? false,
+      target_crs: target === null ? null : epsg(target),
+      unit: target === null ? null : (registry.crs.get(target)?.unit ?? null),
+      usable: info !== null && info.instantiable && info.grids.every((grid) => grid.available),
+    };
+  });
+  details.bound.clear(); // the items hold them now
+  return details.transformations;
+}
+
+function item(registry: Registry, page: Page, entry: RegistryEntry, options: SearchOptions): SearchItem {
+  const details = isCrsKind(entry.kind) ? page.details.get(entry.code)! : null;
+  const codes = transformationCodes(registry, entry);
+  const result: SearchItem = {
+    accuracy: details ? details.accuracy! : entry.accuracy,
+    area: entry.area,
+    bbox: entry.bbox,
+    default_transformation: details && details.defaultTransformation !== null ? epsg(details.defaultTransformation!) : null,
+    deprecated: entry.deprecated,
+    id: epsg(entry.code),
+    kind: entry.kind,
+    name: entry.name,
+    transformations: details && options.transformations ? transformationItems(registry, page, codes, details) : [...codes],
+    unit: entry.unit,
   };
+  if (options.exports) result.exports = details ? details.exports! : null;
+  return result;
+}
+
+function answer(registry: Registry, page: Page, options: SearchOptions): SearchResult {
+  return { results: page.entries.map((entry) => item(registry, page, entry, options)), total: page.total };
+}
+
+const caches = new WeakMap<Registry, SearchCache>();
+
+/**
+ * Runs a search query, computing PROJ-derived data in-line; throws `QueryError` for a query or
+ * paging the client got wrong. Items share cached data (bboxes, exports, transformation details):
+ * treat them as read-only.
+ */
+export function search(registry: Registry, options: SearchOptions): SearchResult {
+  let cache = caches.get(registry);
+  if (!cache) caches.set(registry, (cache = new SearchCache()));
+  const page = findPage(registry, cache, options);
+  if (page.task) keep(registry, cache, page, derive(page.task));
+  return answer(registry, page, options);
+}
+
+/** Where PROJ-derived data is computed: a thread of the coordinates pool, or in-line. */
+export interface Deriver {
+  derive(task: DeriveTask): Promise<Derived>;
+  /** The PROJ time one search may use, after which `derive` returns what it has. */
+  readonly timeoutMs: number;
+}
+
+/** Computes on the calling thread, as `search` does: for benchmarks that compare it with the pool. */
+export const inlineDeriver: Deriver = { timeoutMs: Infinity, derive: async (task) => derive(task) };
+
+/**
+ * `search` with the PROJ-derived data computed by `deriver`; a page whose data is cached is
+ * answered at once. When the deriver runs out of time, what it computed is kept and the search is
+ * refused with 503 and `Retry-After`: a retry goes on from there.
+ */
+export async function searchWith(registry: Registry, cache: SearchCache, deriver: Deriver, options: SearchOptions): Promise<SearchResult> {
+  const page = findPage(registry, cache, options);
+  if (page.task) {
+    const derived = await deriver.derive(page.task);
+    keep(registry, cache, page, derived);
+    if (!derived.complete) {
+      throw new ApiError(`The search needed more than ${deriver.timeoutMs} ms of PROJ work; what it computed is kept: try again shortly`, 'unavailable', {
+        'retry-after': '1',
+      });
+    }
+  }
+  return answer(registry, page, options);
 }
