@@ -4,7 +4,7 @@
  * time limit counts from when it starts on a thread, so waiting never eats into it. A task is
  * refused at once with 503 and `Retry-After` when `threads + queue` tasks are already admitted, or
  * when, judging by the recent run times, the line ahead of it cannot drain in time for it to finish
- * within the limit. Renders and weather ingests each have one.
+ * within the limit. Renders, weather ingests and coordinate searches each have one.
  */
 
 import { Piscina } from 'piscina';
