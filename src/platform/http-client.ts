@@ -95,6 +95,7 @@ export interface ResponseHead {
 }
 
 export interface HttpResponse extends ResponseHead {
+  /** Decoded; a view of a whole ArrayBuffer of its own. */
   body: Uint8Array;
   /** Attempts made, the answering one included. */
   attempts: number;
