@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { ApiError } from '../../../src/platform/errors.js';
-import { IconLoader, isPrivateAddress, type IconLimits } from '../../../src/maps/static/icons.js';
+import { IconLoader, type IconLimits } from '../../../src/maps/static/icons.js';
+import { isPrivateAddress } from '../../../src/platform/http-client.js';
 
 const limits: IconLimits = { maxBytes: 4096, timeoutMs: 1000, cacheEntries: 2, allowPrivateAddresses: true };
 let server: Server;
