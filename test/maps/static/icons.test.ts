@@ -17,6 +17,9 @@ before(async () => {
   png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#ff0000' } }).png().toBuffer();
   server = createServer((request, response) => {
     hits++;
+    const hops = Number(/^\/hops\/(\d+)$/.exec(request.url ?? '')?.[1] ?? -1);
+    if (hops > 0) return response.writeHead(302, { location: `/hops/${hops - 1}` }).end();
+    if (hops === 0) return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
     switch (request.url) {
       case '/pin.png':
         return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
@@ -68,6 +71,8 @@ test('redirects are followed, but not forever', async () => {
   const loader = new IconLoader(limits);
   assert.deepEqual(Buffer.from((await loader.load([`${base}/moved`])).get(`${base}/moved`)!), png);
   await refused(loader, `${base}/loop`, /too many redirects/);
+  assert.deepEqual(Buffer.from((await loader.load([`${base}/hops/3`])).get(`${base}/hops/3`)!), png, 'three redirects are followed');
+  await refused(loader, `${base}/hops/4`, /too many redirects/);
 });
 
 test('what is not an image, or is too large, or too slow, or missing, is refused with a 400', async () => {
