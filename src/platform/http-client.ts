@@ -444,7 +444,8 @@ export class HttpClient {
         settle();
         resolve(response);
       });
-      request.once('error', (error) => {
+      // Not once: a socket error while the body is read comes here too, and is the body's to report.
+      request.on('error', (error) => {
         settle();
         reject(error);
       });
