@@ -1,6 +1,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { HttpClient, HttpClientError } from '../platform/http-client.js';
 import { byteRanges, IdxError, parseIdx, type ByteRange, type IdxName } from './idx.js';
 import type { FieldSelector } from './variables.js';
 
@@ -93,11 +94,19 @@ function fileUrl(options: FetchOptions, run: Date, step: number): string {
 
 interface Answer {
   status: number;
-  headers: Headers;
+  headers: IncomingHttpHeaders;
   body: Uint8Array;
 }
 
-/** GET/HEAD with retries; answers 2xx and 404 (the caller decides what a missing file means). */
+/** Weather downloads: the server is the operator's (a mirror inside the network is allowed). */
+const http = new HttpClient({ allowPrivateAddresses: true, headers: { 'user-agent': 'Meridian weather' }, retryDelayMs: firstBackoffMs, maxRetryDelayMs: maxBackoffMs });
+
+/** What went wrong with one attempt, as the progress messages and errors say it. */
+function problemOf(status: number | undefined, error: HttpClientError | undefined): string {
+  return status !== undefined ? `HTTP ${status}` : (error?.message ?? 'failed');
+}
+
+/** GET/HEAD with retries (platform/http-client); answers 2xx and 404 (the caller decides what a missing file means). */
 class Client {
   constructor(
     private readonly retries: number,
@@ -106,40 +115,30 @@ class Client {
     private readonly progress: (message: string) => void,
   ) {}
 
-  async request(url: string, init: { method?: 'GET' | 'HEAD'; range?: string } = {}): Promise<Answer> {
-    let lastStatus: number | undefined;
-    for (let attempt = 0; ; attempt++) {
-      let problem: string;
-      try {
-        const response = await fetch(url, {
-          method: init.method ?? 'GET',
-          headers: init.range ? { Range: init.range } : {},
-          signal: AbortSignal.any([this.signal, AbortSignal.timeout(this.timeoutMs)]),
-        });
-        if (response.status === 429 || response.status >= 500) {
-          await response.body?.cancel();
-          lastStatus = response.status;
-          problem = `HTTP ${response.status}`;
-        } else if (response.status >= 400 && response.status !== 404) {
-          await response.body?.cancel();
-          throw new FetchError(`${url}: HTTP ${response.status} ${response.statusText}`, url, response.status);
-        } else {
-          return { status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) };
-        }
-      } catch (error) {
-        if (error instanceof FetchError) throw error;
-        if (this.signal.aborted) throw error;
-        lastStatus = undefined;
-        const cause = (error as Error & { cause?: Error }).cause;
-        problem = (error as Error).name === 'TimeoutError' ? `no complete answer within ${this.timeoutMs} ms` : (cause ?? (error as Error)).message;
-      }
-      if (attempt >= this.retries) {
-        throw new FetchError(`${url}: ${problem} (after ${attempt + 1} attempts)`, url, lastStatus);
-      }
-      const delay = Math.min(maxBackoffMs, firstBackoffMs * 2 ** attempt);
-      this.progress(`${url}: ${problem}; retrying in ${delay} ms`);
-      await sleep(delay, undefined, { signal: this.signal });
+  async request(url: string, init: { method?: 'GET' | 'HEAD'; range?: ByteRange } = {}): Promise<Answer> {
+    let response;
+    try {
+      response = await http.request(url, {
+        method: init.method ?? 'GET',
+        ...(init.range ? { range: { start: init.range.start, end: init.range.end } } : {}),
+        timeoutMs: this.timeoutMs,
+        retries: this.retries,
+        signal: this.signal,
+        onRetry: ({ delayMs, status, error }) => this.progress(`${url}: ${problemOf(status, error)}; retrying in ${delayMs} ms`),
+        inspect: ({ status, statusText }) => {
+          if (status >= 400 && status !== 404 && status !== 429 && status < 500) {
+            throw new FetchError(`${url}: HTTP ${status} ${statusText}`, url, status);
+          }
+        },
+      });
+    } catch (error) {
+      if (error instanceof FetchError || this.signal.aborted || !(error instanceof HttpClientError)) throw error;
+      throw new FetchError(`${url}: ${problemOf(undefined, error)} (after ${error.attempts} attempts)`, url);
     }
+    if (response.status === 429 || response.status >= 500) {
+      throw new FetchError(`${url}: HTTP ${response.status} (after ${response.attempts} attempts)`, url, response.status);
+    }
+    return { status: response.status, headers: response.headers, body: response.body };
   }
 }
 
@@ -179,11 +178,11 @@ function checkMessages(chunk: Uint8Array, range: ByteRange, url: string): void {
 
 async function fetchRange(client: Client, url: string, range: ByteRange): Promise<Uint8Array> {
   const header = `bytes=${range.start}-${range.end ?? ''}`;
-  const answer = await client.request(url, { range: header });
+  const answer = await client.request(url, { range });
   if (answer.status === 404) throw missing(url);
   let chunk: Uint8Array;
   if (answer.status === 206) {
-    const contentRange = answer.headers.get('content-range') ?? '';
+    const contentRange = answer.headers['content-range'] ?? '';
     const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(contentRange);
     if (!match || Number(match[1]) !== range.start || (range.end !== null && Number(match[2]) !== range.end)) {
       throw new FetchError(`${url}: asked for ${header}, got Content-Range ${JSON.stringify(contentRange)}`, url, 206);

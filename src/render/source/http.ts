@@ -1,10 +1,12 @@
 /**
- * Tiles and documents over http(s), with Node's fetch. Every request has a time limit, and each
- * source keeps a bounded number of requests in flight so that one big render does not flood a
- * tile server. 404 and 204 mean "no tile there"; any other failure is an error the source logs.
- * URLs in error messages have their credentials (`key=`, `token=`…) redacted.
+ * Tiles and documents over http(s), with the platform's HTTP client. Every request has a time
+ * limit, and each source keeps a bounded number of requests in flight so that one big render does
+ * not flood a tile server. 404 and 204 mean "no tile there"; any other failure is an error the
+ * source logs. URLs in error messages have their credentials (`key=`, `token=`…) redacted.
+ * Sources and sprites are named by the operator's styles, so hosts on private networks are allowed.
  */
 
+import { HttpClient, HttpClientError } from '../../platform/http-client.js';
 import { redactUrl } from '../../platform/logging.js';
 import type { TileStore } from './encoded.js';
 import { expandTemplate, type Scheme } from './template.js';
@@ -18,29 +20,32 @@ export interface HttpOptions {
 
 export const defaultHttpOptions: HttpOptions = { timeoutMs: 10_000, concurrency: 8 };
 
-const USER_AGENT = 'Meridian static maps';
+/** The client of map sources, remote archives and sprites: no retries, redirects as browsers follow them. */
+export const sourceClient = new HttpClient({ allowPrivateAddresses: true, headers: { 'user-agent': 'Meridian static maps' } });
 
-function reason(error: unknown): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return 'timed out';
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
+/** Why a request failed, as the messages of sources say it. */
+export function failureReason(error: unknown): string {
+  if (error instanceof HttpClientError) {
+    if (error.code === 'timeout' || error.code === 'connect-timeout') return 'timed out';
+    const cause = error.cause as { code?: string } | undefined;
+    if (error.code === 'network') return cause?.code ?? error.message;
+  }
+  return (error as Error).message;
 }
 
 /** The body of a GET, or null when the server has nothing there (404, 204). */
 export async function fetchBytes(url: string, timeoutMs: number): Promise<Uint8Array | null> {
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { 'user-agent': USER_AGENT } });
-    if (response.status === 404 || response.status === 204) {
-      await response.body?.cancel();
-      return null;
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`HTTP ${response.status}`);
-    }
-    return new Uint8Array(await response.arrayBuffer());
+    const response = await sourceClient.request(url, {
+      timeoutMs,
+      inspect: ({ status }) => {
+        if (status === 404 || status === 204) return false;
+        if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
+      },
+    });
+    return response.status === 404 || response.status === 204 ? null : response.body;
   } catch (error) {
-    throw new Error(`GET ${redactUrl(url)}: ${reason(error)}`);
+    throw new Error(`GET ${redactUrl(url)}: ${failureReason(error)}`);
   }
 }
 

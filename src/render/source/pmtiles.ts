@@ -1,8 +1,9 @@
 /**
  * `pmtiles://` sources: a PMTiles v3 archive, local (`pmtiles://tiles/world.pmtiles`, relative to
  * the style's folder, `pmtiles:///abs/path.pmtiles` or `pmtiles://file:///…`) or remote
- * (`pmtiles://https://…`, read with range requests). Zoom range, bounds and attribution come from
- * the archive's header and metadata, as with MapLibre's pmtiles protocol.
+ * (`pmtiles://https://…`, read with range requests through the platform's HTTP client). Zoom
+ * range, bounds and attribution come from the archive's header and metadata, as with MapLibre's
+ * pmtiles protocol.
  *
  * Tiles are read as stored (a gzipped vector tile stays gzipped), so that the tile endpoints can
  * pass them on untouched; decoding gunzips them. Directories and metadata are decompressed as
@@ -11,11 +12,11 @@
  */
 
 import { open, stat } from 'node:fs/promises';
-import { FetchSource, PMTiles, SharedPromiseCache, TileType, type RangeResponse, type Source } from 'pmtiles';
+import { EtagMismatch, PMTiles, SharedPromiseCache, TileType, type RangeResponse, type Source } from 'pmtiles';
 import { redactUrl } from '../../platform/logging.js';
 import { LocalFile } from '../../platform/pmtiles.js';
 import type { TileStore } from './encoded.js';
-import { defaultHttpOptions, Limiter, type HttpOptions } from './http.js';
+import { defaultHttpOptions, Limiter, sourceClient, type HttpOptions } from './http.js';
 import type { VectorLayer } from './source.js';
 import { isHttpUrl, localPath } from './template.js';
 import { vectorLayersOf } from './tilejson.js';
@@ -38,26 +39,62 @@ export interface OpenedArchive {
   info: ArchiveInfo;
 }
 
-/** The range source of the pmtiles library over http(s), each request with a time limit. */
-class TimedFetchSource implements Source {
-  private readonly inner: FetchSource;
-
+/**
+ * A remote archive read with range requests through the platform's HTTP client, each within the
+ * time limit. As the pmtiles library's own FetchSource: an archive shorter than the first read is
+ * asked again for its actual size, a changed ETag makes the library read the header again, and a
+ * server that ignores ranges is refused rather than downloaded whole.
+ */
+class HttpRangeSource implements Source {
   constructor(
-    url: string,
+    private readonly url: string,
     private readonly timeoutMs: number,
-  ) {
-    this.inner = new FetchSource(url);
-  }
+  ) {}
 
   getKey(): string {
-    return this.inner.getKey();
+    return this.url;
   }
 
-  getBytes(offset: number, length: number, signal?: AbortSignal, etag?: string): Promise<RangeResponse> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    return this.inner.getBytes(offset, length, signal ? AbortSignal.any([signal, timeout]) : timeout, etag);
+  async getBytes(offset: number, length: number, signal?: AbortSignal, etag?: string): Promise<RangeResponse> {
+    let response = await this.read(offset, offset + length - 1, offset === 0, signal, etag);
+    if (response.status === 416) {
+      const size = response.contentRange?.size;
+      if (size === null || size === undefined) throw new Error('Missing content-length on 416 response');
+      response = await this.read(0, size - 1, false, signal, etag);
+    }
+    return {
+      // The client's bodies have an ArrayBuffer of their own.
+      data: response.body.buffer as ArrayBuffer,
+      etag: strongEtag(response.headers.etag),
+      cacheControl: response.headers['cache-control'],
+      expires: response.headers.expires,
+    };
+  }
+
+  private read(start: number, end: number, sizeUnknown: boolean, signal: AbortSignal | undefined, etag: string | undefined) {
+    const length = end - start + 1;
+    return sourceClient.request(this.url, {
+      range: { start, end },
+      timeoutMs: this.timeoutMs,
+      maxBytes: length,
+      ...(signal ? { signal } : {}),
+      inspect: ({ status, headers }) => {
+        if (status === 416 && sizeUnknown) return false;
+        const current = strongEtag(headers.etag);
+        if (status === 416 || (etag && current && current !== etag)) {
+          throw new EtagMismatch(`Server returned non-matching ETag ${etag} after one retry. Check browser extensions and servers for issues that may affect correct ETag headers.`);
+        }
+        if (status >= 300) throw new Error(`Bad response code: ${status}`);
+        if (status === 200 && !(Number(headers['content-length']) <= length)) {
+          throw new Error('Server returned no content-length header or content-length exceeding request. Check that your storage backend supports HTTP Byte Serving.');
+        }
+      },
+    });
   }
 }
+
+/** Weak ETags say nothing about the bytes. */
+const strongEtag = (etag: string | undefined) => (etag && !etag.startsWith('W/') ? etag : undefined);
 
 const tileTypes: Partial<Record<TileType, StoredTileType>> = {
   [TileType.Mvt]: 'mvt',
@@ -83,7 +120,7 @@ interface Opened {
 
 async function openSource(location: string, baseDir: string, http: HttpOptions): Promise<Opened> {
   if (isHttpUrl(location)) {
-    return { source: new TimedFetchSource(location, http.timeoutMs), key: `pmtiles ${location}`, limiter: new Limiter(http.concurrency), close: async () => {} };
+    return { source: new HttpRangeSource(location, http.timeoutMs), key: `pmtiles ${location}`, limiter: new Limiter(http.concurrency), close: async () => {} };
   }
   const file = localPath(location, baseDir);
   // The modification time keeps a replaced archive from being served from the cache of the old one.

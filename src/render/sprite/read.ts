@@ -1,15 +1,16 @@
 /**
- * The bytes of one sprite file, from a local file (a path or a `file:` URL) or over http(s), never
- * more than a size limit and, over http, within a time limit: a sprite is read while a map loads
- * and must not hang it or fill its memory. A file that is not there is `null`, so that a missing
- * `@2x` file can fall back to the 1x one; every other failure is an Error naming the file.
+ * The bytes of one sprite file, from a local file (a path or a `file:` URL) or over http(s) (the
+ * platform's HTTP client, as map sources), never more than a size limit and, over http, within a
+ * time limit: a sprite is read while a map loads and must not hang it or fill its memory. A file
+ * that is not there is `null`, so that a missing `@2x` file can fall back to the 1x one; every
+ * other failure is an Error naming the file.
  */
 
 import { open } from 'node:fs/promises';
+import { HttpClientError } from '../../platform/http-client.js';
 import { redactUrl } from '../../platform/logging.js';
+import { failureReason, sourceClient } from '../source/http.js';
 import { hasScheme, isHttpUrl, localPath } from '../source/template.js';
-
-const USER_AGENT = 'Meridian static maps';
 
 function tooLarge(name: string, limit: number): Error {
   return new Error(`${name} is larger than ${limit} bytes`);
@@ -53,35 +54,21 @@ async function readFileLimited(file: string, limit: number): Promise<Uint8Array 
 }
 
 async function fetchLimited(url: string, limit: number, timeoutMs: number): Promise<Uint8Array | null> {
-  const shown = redactUrl(url);
-  const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const response = await fetch(url, { signal, headers: { 'user-agent': USER_AGENT } });
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return null;
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`HTTP ${response.status}`);
-    }
-    const declared = Number(response.headers.get('content-length'));
-    if (declared > limit) {
-      await response.body?.cancel();
-      throw tooLarge('the response', limit);
-    }
-    const chunks: Uint8Array[] = [];
-    let length = 0;
-    if (response.body) {
-      for await (const chunk of response.body) {
-        length += chunk.byteLength;
-        if (length > limit) throw tooLarge('the response', limit);
-        chunks.push(chunk);
-      }
-    }
-    return new Uint8Array(Buffer.concat(chunks, length));
+    const response = await sourceClient.request(url, {
+      timeoutMs,
+      maxBytes: limit,
+      inspect: ({ status }) => {
+        if (status === 404) return false;
+        if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
+      },
+    });
+    return response.status === 404 ? null : response.body;
   } catch (error) {
-    const reason = signal.aborted ? `timed out after ${timeoutMs} ms` : ((error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message);
-    throw new Error(`GET ${shown}: ${reason}`);
+    const reason =
+      error instanceof HttpClientError && error.code === 'too-large' ? tooLarge('the response', limit).message
+      : error instanceof HttpClientError && (error.code === 'timeout' || error.code === 'connect-timeout') ? `timed out after ${timeoutMs} ms`
+      : failureReason(error);
+    throw new Error(`GET ${redactUrl(url)}: ${reason}`);
   }
 }

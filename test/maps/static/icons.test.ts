@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { ApiError } from '../../../src/platform/errors.js';
-import { IconLoader, isPrivateAddress, type IconLimits } from '../../../src/maps/static/icons.js';
+import { IconLoader, type IconLimits } from '../../../src/maps/static/icons.js';
+import { isPrivateAddress } from '../../../src/platform/http-client.js';
 
 const limits: IconLimits = { maxBytes: 4096, timeoutMs: 1000, cacheEntries: 2, allowPrivateAddresses: true };
 let server: Server;
@@ -16,6 +17,9 @@ before(async () => {
   png = await sharp({ create: { width: 8, height: 8, channels: 4, background: '#ff0000' } }).png().toBuffer();
   server = createServer((request, response) => {
     hits++;
+    const hops = Number(/^\/hops\/(\d+)$/.exec(request.url ?? '')?.[1] ?? -1);
+    if (hops > 0) return response.writeHead(302, { location: `/hops/${hops - 1}` }).end();
+    if (hops === 0) return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
     switch (request.url) {
       case '/pin.png':
         return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
@@ -67,6 +71,8 @@ test('redirects are followed, but not forever', async () => {
   const loader = new IconLoader(limits);
   assert.deepEqual(Buffer.from((await loader.load([`${base}/moved`])).get(`${base}/moved`)!), png);
   await refused(loader, `${base}/loop`, /too many redirects/);
+  assert.deepEqual(Buffer.from((await loader.load([`${base}/hops/3`])).get(`${base}/hops/3`)!), png, 'three redirects are followed');
+  await refused(loader, `${base}/hops/4`, /too many redirects/);
 });
 
 test('what is not an image, or is too large, or too slow, or missing, is refused with a 400', async () => {

@@ -89,3 +89,59 @@ test('a remote archive is read with range requests', async () => {
     await handle.close();
   }
 });
+
+/** A server of one archive: strict about ranges past the end (416), with an ETag that can change, or ignoring ranges. */
+async function archiveServer(file: string, behaviour: { etag?: () => string; ignoreRanges?: boolean }) {
+  const handle = await open(file);
+  const { size } = await handle.stat();
+  const ranges: string[] = [];
+  const server = await httpServer(async (request, response) => {
+    ranges.push(request.headers.range ?? '');
+    const headers: Record<string, string | number> = behaviour.etag ? { etag: behaviour.etag() } : {};
+    if (behaviour.ignoreRanges) {
+      const body = Buffer.alloc(size);
+      await handle.read(body, 0, size, 0);
+      response.writeHead(200, headers); // chunked: no length announced
+      response.end(body);
+      return;
+    }
+    const [, start, end] = /bytes=(\d+)-(\d+)/.exec(request.headers.range ?? '') ?? [];
+    if (Number(end) >= size) return void response.writeHead(416, { ...headers, 'content-range': `bytes */${size}` }).end();
+    const body = Buffer.alloc(Number(end) - Number(start) + 1);
+    await handle.read(body, 0, body.length, Number(start));
+    response.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': body.length }).end(body);
+  });
+  return { server, ranges, size, close: async () => (await server.close(), await handle.close()) };
+}
+
+test('a remote archive shorter than the first read is asked again for its size; a changed ETag has the header read again', async () => {
+  const { file } = await vectorArchive(true);
+  let etag = '"one"';
+  const remote = await archiveServer(file, { etag: () => etag });
+  try {
+    assert.ok(remote.size < 16384, 'smaller than the first read of the pmtiles library');
+    const source = await resolveSource('places', { type: 'vector', url: `pmtiles://${remote.server.url}/places.pmtiles` }, options('/nowhere'));
+    assert.deepEqual(remote.ranges.slice(0, 2), ['bytes=0-16383', `bytes=0-${remote.size - 1}`]);
+    etag = '"two"';
+    remote.ranges.length = 0;
+    const tile = (await source.getTile(1, 1, 1)) as VectorTile;
+    assert.equal(tile.layers.get('places')!.features[0]!.properties.name, 'east');
+    assert.ok(remote.ranges.includes(`bytes=0-${remote.size - 1}`), 'the header was read again');
+    await source.close();
+  } finally {
+    await remote.close();
+  }
+});
+
+test('a server that ignores ranges is refused, not downloaded whole', async () => {
+  const { file } = await vectorArchive(true);
+  const remote = await archiveServer(file, { ignoreRanges: true });
+  try {
+    await assert.rejects(
+      resolveSource('places', { type: 'vector', url: `pmtiles://${remote.server.url}/places.pmtiles` }, options('/nowhere')),
+      /cannot read the PMTiles archive .*: Server returned no content-length header or content-length exceeding request/,
+    );
+  } finally {
+    await remote.close();
+  }
+});

@@ -154,7 +154,8 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<{ ser
   return { server, origin: `http://127.0.0.1:${address.port}` };
 }
 
-test('over http: the @2x fallback on 404, the query string, a size limit on the body and a time limit', async () => {
+// A bound on the whole test: a time limit that is not applied shows as a failure, not as a longer wait.
+test('over http: the @2x fallback on 404, the query string, a size limit on the body and a time limit', { timeout: 5_000 }, async () => {
   const requests: string[] = [];
   const { server, origin } = await serve((request, response) => {
     requests.push(request.url!);
