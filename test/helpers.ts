@@ -39,7 +39,7 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     management: { ...base.management, requestsPerSecond: 0 },
     ...(overrides as Partial<Config>),
   };
-  for (const section of ['admin', 'rateLimit', 'management', 'usage', 'gate', 'weather', 'maps'] as const) {
+  for (const section of ['admin', 'database', 'rateLimit', 'management', 'usage', 'gate', 'weather', 'maps'] as const) {
     if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
   }
   return config;

@@ -21,6 +21,29 @@ export const platformSettings = {
     env: 'MERIDIAN_DB_SCHEMA',
     description: "schema holding Meridian's tables (lets several deployments share one database)",
   }),
+  database: section({
+    connectTimeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 600000,
+      default: 2000,
+      env: 'MERIDIAN_DB_CONNECT_TIMEOUT_MS',
+      description: 'time limit for opening a PostgreSQL connection, and for waiting for a free one of the pool (10 per instance; 503 beyond)',
+    }),
+    statementTimeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 3600000,
+      default: 5000,
+      env: 'MERIDIAN_DB_STATEMENT_TIMEOUT_MS',
+      description: 'time limit of every statement: PostgreSQL `statement_timeout`, and the instance gives up one second later when the server does not answer at all (503 beyond; migrations have no limit)',
+    }),
+    heartbeatMs: Type.Integer({
+      minimum: 100,
+      maximum: 60000,
+      default: 2000,
+      env: 'MERIDIAN_DB_HEARTBEAT_MS',
+      description: 'how often the connection that hears key and weather changes (`LISTEN`) is probed with `SELECT 1`; a probe unanswered for as long marks it lost, and it reconnects',
+    }),
+  }),
   redisUrl: nullableString({ default: null, pattern: '^rediss?://', env: 'REDIS_URL', description: '`redis://…`: share rate-limit budgets between instances' }),
   masterKey: nullableString({
     default: null,
