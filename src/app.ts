@@ -160,6 +160,11 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     cacheSize: config.gate.cacheSize,
     negativeCacheMs: config.gate.negativeCacheMs,
   });
+  // One line when the database stops answering and one when it answers again, not one per request.
+  const stopWatchingDatabase = db.onAvailabilityChange((change) => {
+    if (change.available) publicApp.log.info({ downMs: Math.round(change.downMs) }, 'database reachable again');
+    else publicApp.log.error({ err: change.error }, 'database unreachable: requests that need it answer 503 until it answers again');
+  });
   await gate.start();
   meridian.usage.start();
 
@@ -209,6 +214,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await stopControl?.();
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();
+      stopWatchingDatabase();
       await Promise.all([limiter.close(), managementLimiter.close()]);
       await pool.close();
       await maps.close();
