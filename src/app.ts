@@ -159,6 +159,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     usage: meridian.usage,
     cacheSize: config.gate.cacheSize,
     negativeCacheMs: config.gate.negativeCacheMs,
+    // Healthy heartbeats confirm every heartbeatMs; a shorter bound would leave the cache unused.
+    revocationBoundMs: Math.max(config.database.revocationBoundMs, 2 * config.database.heartbeatMs),
   });
   // One line when the database stops answering and one when it answers again, not one per request.
   const stopWatchingDatabase = db.onAvailabilityChange((change) => {

@@ -43,6 +43,13 @@ export const platformSettings = {
       env: 'MERIDIAN_DB_HEARTBEAT_MS',
       description: 'how often the connection that hears key and weather changes (`LISTEN`) is probed with `SELECT 1`; a probe unanswered for as long marks it lost, and it reconnects',
     }),
+    revocationBoundMs: Type.Integer({
+      minimum: 1000,
+      maximum: 300000,
+      default: 60000,
+      env: 'MERIDIAN_KEY_REVOCATION_BOUND_MS',
+      description: 'the revocation bound: while an instance cannot hear key changes (database outage, partition), the keys it verified keep working for this long after it last heard, then answer 503 until the database answers; so a deleted or changed key stops working everywhere within this time (at least twice `database.heartbeatMs`; see [Database outages](#database-outages))',
+    }),
   }),
   redisUrl: nullableString({ default: null, pattern: '^rediss?://', env: 'REDIS_URL', description: '`redis://…`: share rate-limit budgets between instances' }),
   masterKey: nullableString({
