@@ -171,7 +171,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   meridian.usage.start();
 
   const details = { epsg: epsgVersion() };
-  await publicApp.register(healthRoutes, { db, details });
+  const readyTimeoutMs = config.database.readyTimeoutMs;
+  await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry() });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
@@ -188,7 +189,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     limiter: managementLimiter,
     maxKeysPerAccount: config.management.maxKeysPerAccount,
   });
-  if (separateAdmin) await adminApp.register(healthRoutes, { db, details });
+  if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.ready();
   await adminApp.ready();
 

@@ -43,6 +43,13 @@ export const platformSettings = {
       env: 'MERIDIAN_DB_HEARTBEAT_MS',
       description: 'how often the connection that hears key and weather changes (`LISTEN`) is probed with `SELECT 1`; a probe unanswered for as long marks it lost, and it reconnects',
     }),
+    readyTimeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 60000,
+      default: 1000,
+      env: 'MERIDIAN_DB_READY_TIMEOUT_MS',
+      description: '`/ready` answers 503 when the database does not answer within this time',
+    }),
     revocationBoundMs: Type.Integer({
       minimum: 1000,
       maximum: 300000,
