@@ -160,12 +160,20 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     usage: meridian.usage,
     cacheSize: config.gate.cacheSize,
     negativeCacheMs: config.gate.negativeCacheMs,
+    // Healthy heartbeats confirm every heartbeatMs; a shorter bound would leave the cache unused.
+    revocationBoundMs: Math.max(config.database.revocationBoundMs, 2 * config.database.heartbeatMs),
+  });
+  // One line when the database stops answering and one when it answers again, not one per request.
+  const stopWatchingDatabase = db.onAvailabilityChange((change) => {
+    if (change.available) publicApp.log.info({ downMs: Math.round(change.downMs) }, 'database reachable again');
+    else publicApp.log.error({ err: change.error }, 'database unreachable: requests that need it answer 503 until it answers again');
   });
   await gate.start();
   meridian.usage.start();
 
   const details = { epsg: epsgVersion() };
-  await publicApp.register(healthRoutes, { db, details });
+  const readyTimeoutMs = config.database.readyTimeoutMs;
+  await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
   const coordinates = new CoordinatesPool(config.coordinates);
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
@@ -183,7 +191,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     limiter: managementLimiter,
     maxKeysPerAccount: config.management.maxKeysPerAccount,
   });
-  if (separateAdmin) await adminApp.register(healthRoutes, { db, details });
+  if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.ready();
   await adminApp.ready();
 
@@ -211,6 +219,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await stopControl?.();
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();
+      stopWatchingDatabase();
       await Promise.all([limiter.close(), managementLimiter.close()]);
       await pool.close();
       await coordinates.close();

@@ -6,7 +6,7 @@ import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 import type { RateDecision, RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
-import type { Database } from '../platform/storage/database.js';
+import { DatabaseUnavailableError, type Database } from '../platform/storage/database.js';
 
 export const keyRejectedMessage = 'Key is missing, invalid or restricted';
 
@@ -38,25 +38,45 @@ export interface KeyGateOptions {
   usage: UsageRecorder;
   cacheSize: number;
   negativeCacheMs: number;
+  /**
+   * The revocation bound: a cached key is trusted only while every key change committed up to
+   * this long ago is known to have been heard (or the key was verified this recently).
+   */
+  revocationBoundMs: number;
 }
 
-/** A positive entry is dropped by a change notification; the age limit is only a backstop. */
-const positiveCacheMs = 5 * 60_000;
+/** A cached key is verified again after this long even while changes are heard: a backstop. */
+const refreshAfterMs = 5 * 60_000;
 const maxTokenLength = 256;
+
+/** What the database said about a token hash, and when the lookup started (`performance.now()`). */
+interface Verified {
+  key: GateKey | null;
+  verifiedAt: number;
+}
 
 /**
  * The API-key gate in front of every public endpoint: `key` query parameter, origin and
  * user-agent rules, per-key rate limit, usage counting. Verified keys are cached in memory by
- * token hash; the cache is used only while this instance hears key-change notifications, so a
- * deleted or changed key stops working everywhere as soon as the change commits.
+ * token hash and dropped by key-change notifications, so a deleted or changed key stops working
+ * everywhere as soon as the change commits.
+ *
+ * A cached key is trusted while this instance has heard every change committed up to
+ * `revocationBoundMs` ago: the notification connection's heartbeat tells up to when it heard
+ * everything. When it cannot hear (a database outage, a silent partition), cached keys keep
+ * working for that long after the last moment it did (or after they were verified, if later),
+ * and then need the database again: without it they answer 503, so a key deleted elsewhere during
+ * a partition stops working within the bound. A key not cached needs the database at once.
  */
 export class KeyGate {
   /** Keys found (and, briefly, tokens not found: null) by token hash. */
-  private readonly cache: Lru<string, GateKey | null>;
+  private readonly cache: Lru<string, Verified>;
   private readonly inflight = new Map<string, Promise<GateKey | null>>();
   /** Bumped by every invalidation, so a lookup that raced with one does not cache stale data. */
   private epoch = 0;
   private listening = false;
+  /** Every key change committed before this moment (`performance.now()`) has been heard. */
+  private heardUntil = -Infinity;
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: KeyGateOptions) {
@@ -67,13 +87,18 @@ export class KeyGate {
     this.options.keys.onChange((hex) => this.invalidate(hex));
     this.unlisten = await this.options.db.listen(keyChangesTopic, {
       onMessage: (hex) => this.invalidate(hex),
+      // Cached keys stay: they are trusted for the revocation bound after `heardUntil`.
       onDisconnect: () => {
         this.listening = false;
-        this.flush();
       },
+      // Changes made while this instance could not hear them are unknown: verify every key again.
       onConnect: () => {
         this.flush();
         this.listening = true;
+        this.heardUntil = performance.now();
+      },
+      onAlive: (sentAt) => {
+        if (this.listening) this.heardUntil = Math.max(this.heardUntil, sentAt);
       },
     });
   }
@@ -139,25 +164,52 @@ export class KeyGate {
     this.cache.clear();
   }
 
+  /** Whether a cached key may be used without the database (see the class comment). */
+  private trusted(entry: Verified, now = performance.now()): boolean {
+    return now - Math.max(entry.verifiedAt, this.heardUntil) <= this.options.revocationBoundMs;
+  }
+
   private lookup(hex: string): Promise<GateKey | null> | GateKey | null {
     const cached = this.cache.get(hex);
-    if (cached !== undefined) return cached;
+    if (cached === undefined) return this.verify(hex);
+    if (cached.key === null) return null;
+    const now = performance.now();
+    if (!this.trusted(cached, now)) return this.verify(hex);
+    if (now - cached.verifiedAt < refreshAfterMs) return cached.key;
+    // Due for the backstop check; should the database not answer, the entry is still trusted.
+    return this.verify(hex, cached);
+  }
+
+  /**
+   * Looks the token up in the database. Without the database the request fails (503), unless
+   * `fallback` is still cached and trusted by then.
+   */
+  private verify(hex: string, fallback?: Verified): Promise<GateKey | null> {
     const running = this.inflight.get(hex);
     if (running) return running;
     const epoch = this.epoch;
+    const verifiedAt = performance.now();
     const lookup = this.options.keys
       .findForGate(hex)
-      .then((key) => {
-        if (this.listening && epoch === this.epoch) this.remember(hex, key);
-        return key;
-      })
+      .then(
+        (key) => {
+          if (epoch === this.epoch) this.remember(hex, { key, verifiedAt });
+          return key;
+        },
+        (error: unknown) => {
+          if (error instanceof DatabaseUnavailableError && fallback && this.cache.get(hex) === fallback && this.trusted(fallback)) {
+            return fallback.key;
+          }
+          throw error;
+        },
+      )
       .finally(() => this.inflight.delete(hex));
     this.inflight.set(hex, lookup);
     return lookup;
   }
 
-  private remember(hex: string, key: GateKey | null): void {
-    const ttl = key ? positiveCacheMs : this.options.negativeCacheMs;
-    if (ttl > 0) this.cache.set(hex, key, ttl);
+  private remember(hex: string, entry: Verified): void {
+    if (entry.key) this.cache.set(hex, entry);
+    else if (this.options.negativeCacheMs > 0) this.cache.set(hex, entry, this.options.negativeCacheMs);
   }
 }

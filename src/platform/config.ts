@@ -21,6 +21,43 @@ export const platformSettings = {
     env: 'MERIDIAN_DB_SCHEMA',
     description: "schema holding Meridian's tables (lets several deployments share one database)",
   }),
+  database: section({
+    connectTimeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 600000,
+      default: 2000,
+      env: 'MERIDIAN_DB_CONNECT_TIMEOUT_MS',
+      description: 'time limit for opening a PostgreSQL connection, and for waiting for a free one of the pool (10 per instance; 503 beyond)',
+    }),
+    statementTimeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 3600000,
+      default: 5000,
+      env: 'MERIDIAN_DB_STATEMENT_TIMEOUT_MS',
+      description: 'time limit of every statement: PostgreSQL `statement_timeout`, and the instance gives up one second later when the server does not answer at all (503 beyond; migrations have no limit)',
+    }),
+    heartbeatMs: Type.Integer({
+      minimum: 100,
+      maximum: 60000,
+      default: 2000,
+      env: 'MERIDIAN_DB_HEARTBEAT_MS',
+      description: 'how often the connection that hears key and weather changes (`LISTEN`) is probed with `SELECT 1`; a probe unanswered for as long marks it lost, and it reconnects',
+    }),
+    readyTimeoutMs: Type.Integer({
+      minimum: 100,
+      maximum: 60000,
+      default: 1000,
+      env: 'MERIDIAN_DB_READY_TIMEOUT_MS',
+      description: '`/ready` answers 503 when the database does not answer within this time',
+    }),
+    revocationBoundMs: Type.Integer({
+      minimum: 1000,
+      maximum: 300000,
+      default: 60000,
+      env: 'MERIDIAN_KEY_REVOCATION_BOUND_MS',
+      description: 'the revocation bound: while an instance cannot hear key changes (database outage, partition), the keys it verified keep working for this long after it last heard, then answer 503 until the database answers; so a deleted or changed key stops working everywhere within this time (at least twice `database.heartbeatMs`; see [Database outages](#database-outages))',
+    }),
+  }),
   redisUrl: nullableString({ default: null, pattern: '^rediss?://', env: 'REDIS_URL', description: '`redis://…`: share rate-limit budgets between instances' }),
   masterKey: nullableString({
     default: null,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from './storage/database.js';
+import { within, type Database } from './storage/database.js';
 
 const statusSchema = {
   type: 'object',
@@ -9,12 +9,13 @@ const statusSchema = {
 } as const;
 
 /**
- * `/health`: the process answers. `/ready`: it can reach its storage (503 otherwise), with the
- * `details` the areas report (such as the EPSG dataset version).
+ * `/health`: the process answers. `/ready`: it can reach its storage (503 otherwise, within
+ * `readyTimeoutMs` even when the database does not answer at all), with the `details` the areas
+ * report (such as the EPSG dataset version).
  */
 export async function healthRoutes(
   app: FastifyInstance,
-  options: { db: Database; details: Record<string, string> },
+  options: { db: Database; details: Record<string, string>; readyTimeoutMs: number },
 ): Promise<void> {
   app.get(
     '/health',
@@ -26,10 +27,11 @@ export async function healthRoutes(
     { schema: { summary: 'Readiness: storage reachable', tags: ['platform'], response: { 200: statusSchema, 503: statusSchema } } },
     async (request, reply) => {
       try {
-        await options.db.query('SELECT 1');
+        await within(options.db.query('SELECT 1'), options.readyTimeoutMs, '/ready');
         return { status: 'ok', database: options.db.kind, ...options.details };
       } catch (error) {
-        request.log.warn({ err: error }, 'storage not reachable');
+        // Load balancers ask every few seconds: the outage itself is logged once, by the server.
+        request.log.debug({ err: error }, 'storage not reachable');
         return reply.code(503).send({ status: 'unavailable', database: options.db.kind });
       }
     },

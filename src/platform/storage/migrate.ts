@@ -11,7 +11,8 @@ export class MigrationError extends Error {}
 
 /**
  * Applies the missing migrations in version order, in one transaction under an advisory lock, so
- * several instances starting together apply each migration exactly once.
+ * several instances starting together apply each migration exactly once. The transaction has no
+ * statement time limit: a migration may be long, and the lock may wait for another instance's.
  */
 export async function migrate(db: Database, migrations: readonly Migration[]): Promise<number[]> {
   const ordered = [...migrations].sort((a, b) => a.version - b.version);
@@ -47,5 +48,5 @@ export async function migrate(db: Database, migrations: readonly Migration[]): P
       done.push(migration.version);
     }
     return done;
-  });
+  }, { unbounded: true });
 }

@@ -11,8 +11,10 @@ export function embeddedLockFile(dataDir: string): string {
 }
 
 /** PostgreSQL at `databaseUrl` when configured, else the embedded PGlite under the data directory. */
-export async function openDatabase(config: Pick<PlatformConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir'>): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
+export async function openDatabase(
+  config: Pick<PlatformConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'database'>,
+): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, config.database);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const release = acquireLock(embeddedLockFile(config.dataDir));
   try {

@@ -29,8 +29,12 @@ export async function openPglite(directory: string, schema: string): Promise<Dat
     async listen(topic: string, handlers: NotificationHandlers) {
       const unlisten = await pg.listen(channelName(schema, topic), handlers.onMessage);
       handlers.onConnect();
+      // Notifications are delivered in-process: none can be missed while listening.
+      handlers.onAlive?.(Infinity);
       return () => unlisten();
     },
+    // The embedded database is this process: it is there as long as the process is.
+    onAvailabilityChange: () => () => {},
     close: () => pg.close(),
   };
 }

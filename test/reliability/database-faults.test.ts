@@ -1,0 +1,217 @@
+/**
+ * PostgreSQL faults through a TCP proxy the test controls (`TcpProxy`): the database refusing
+ * connections, resetting them, or frozen by a silent network partition. Keys verified recently are
+ * still served; what truly needs the database answers 503 with Retry-After in the documented body,
+ * promptly; `/ready` answers 503 within its time limit; a key deleted elsewhere during a partition
+ * stops working within the revocation bound; the outage and its end are logged once each.
+ */
+
+import assert from 'node:assert/strict';
+import { setTimeout as delay } from 'node:timers/promises';
+import { describe, test } from 'node:test';
+import {
+  LogCapture,
+  newAccount,
+  onPostgres,
+  startTestServer,
+  startTwoInstances,
+  TcpProxy,
+  testConfig,
+  testDatabase,
+  type ProxyMode,
+  type TestServer,
+} from '../helpers.js';
+
+const skip = !onPostgres && 'needs PostgreSQL: the fault proxy sits on the TCP connection to the server, and PGlite runs in-process';
+
+/** Short limits keep the test fast; the defaults are seconds (docs/operations.md). */
+const revocationBoundMs = 6000;
+const database = { connectTimeoutMs: 500, statementTimeoutMs: 500, heartbeatMs: 250, readyTimeoutMs: 500, revocationBoundMs };
+/** The documented body of a 503 for want of the database. */
+const unavailableBody = { errors: [{ message: 'Service temporarily unavailable: the database does not answer; try again later' }] };
+/** A request not answered within this long is taken as hanging. */
+const hangMs = 15_000;
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  body: unknown;
+  ms: number;
+}
+
+/** GET `path`; a request that hangs answers status 0. */
+async function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const start = performance.now();
+  try {
+    const response = await fetch(`${base}${path}`, { headers, signal: AbortSignal.timeout(hangMs) });
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body, ms: performance.now() - start };
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    return { status: 0, retryAfter: null, body: `no answer within ${hangMs} ms`, ms: performance.now() - start };
+  }
+}
+
+/** Polls `check` until it holds or `ms` pass; returns whether it held. */
+async function until(check: () => Promise<boolean> | boolean, ms = 30_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await delay(100);
+  }
+  return check();
+}
+
+function logLines(logs: LogCapture): { level: number; msg: string }[] {
+  return logs.lines.map((line) => JSON.parse(line) as { level: number; msg: string });
+}
+
+const outageLogged = (logs: LogCapture) => logLines(logs).filter((line) => /^database unreachable/.test(line.msg)).length;
+const recoveryLogged = (logs: LogCapture) => logLines(logs).filter((line) => /^database reachable again/.test(line.msg)).length;
+
+function assertUnavailable(answer: Answer, what: string): void {
+  assert.equal(answer.status, 503, `${what}: ${JSON.stringify(answer.body)}`);
+  assert.match(answer.retryAfter ?? '', /^[1-9]\d*$/, `${what}: Retry-After`);
+  assert.deepEqual(answer.body, unavailableBody, what);
+}
+
+/** Where the proxy forwards to: the PostgreSQL server of the suite. */
+function upstream(): { host: string; port: number } {
+  const url = new URL(testDatabase);
+  return { host: url.hostname, port: Number(url.port || 5432) };
+}
+
+/** One instance whose database connections all pass through a proxy. */
+async function proxiedServer(): Promise<{ proxy: TcpProxy; server: TestServer; base: string; logs: LogCapture; close(): Promise<void> }> {
+  const proxy = await TcpProxy.start(upstream());
+  const logs = new LogCapture();
+  const config = testConfig({ databaseUrl: proxy.urlFor(testDatabase), logLevel: 'info', database });
+  const server = await startTestServer(config, { logStream: logs });
+  const base = (await server.server.listen()).public;
+  return {
+    proxy,
+    server,
+    base,
+    logs,
+    async close() {
+      await proxy.set('pass');
+      await until(async () => (await get(base, '/ready')).status === 200, 10_000);
+      await server.close();
+      await proxy.close();
+    },
+  };
+}
+
+const faults: [string, ProxyMode[]][] = [
+  ['PostgreSQL is down (connections reset, new ones refused)', ['reset', 'refuse']],
+  ['every connection to PostgreSQL is reset', ['reset']],
+  ['the network to PostgreSQL is silently partitioned (frozen)', ['freeze']],
+];
+
+describe('PostgreSQL faults', () => {
+  for (const [fault, modes] of faults) {
+    test(`while ${fault}: cached keys are served, the rest answers 503 promptly, and service resumes`, { skip }, async () => {
+      const env = await proxiedServer();
+      const { proxy, server, base, logs } = env;
+      try {
+        const { accountId, auth } = await newAccount(server.meridian);
+        const cached = await server.meridian.keys.create(accountId, {});
+        const uncached = await server.meridian.keys.create(accountId, {});
+        const gated = ['/ping', '/coordinates/transform/8.5,47.3.json?s_srs=4326&t_srs=2056', '/maps'];
+        for (const path of gated) assert.equal((await get(base, `${path}${path.includes('?') ? '&' : '?'}key=${cached.token}`)).status, 200, path);
+        const faultStarted = Date.now();
+        for (const mode of modes) await proxy.set(mode);
+        // Long enough for the heartbeat to notice; the cached key must stay usable after that.
+        await delay(1000);
+
+        for (let round = 0; round < 3; round++) {
+          for (const path of gated) {
+            const answer = await get(base, `${path}${path.includes('?') ? '&' : '?'}key=${cached.token}`);
+            assert.equal(answer.status, 200, `a cached key on ${path} during the outage: ${JSON.stringify(answer.body)}`);
+          }
+        }
+        assertUnavailable(await get(base, `/ping?key=${uncached.token}`), 'a key not verified before the outage');
+        const management = await get(base, '/v1/api_keys', { authorization: auth });
+        assertUnavailable(management, 'key management');
+        // Promptly: within the configured limits (about 1.5 s here), with slack for a loaded
+        // machine; before, it hung for as long as the network did.
+        assert.ok(management.ms < 5000, `key management answered after ${Math.round(management.ms)} ms`);
+        const ready = await get(base, '/ready');
+        assert.equal(ready.status, 503, `/ready: ${JSON.stringify(ready.body)}`);
+        assert.deepEqual(ready.body, { status: 'unavailable', database: 'postgres' });
+        // Its time limit is 500 ms here (1 s by default); the rest is slack for a loaded machine.
+        assert.ok(ready.ms < 3000, `/ready answered after ${Math.round(ready.ms)} ms`);
+
+        // Past the revocation bound, a cached key is no longer trusted without the database.
+        await delay(Math.max(0, faultStarted + revocationBoundMs + 500 - Date.now()));
+        assertUnavailable(await get(base, `/ping?key=${cached.token}`), 'a cached key past the revocation bound');
+
+        assert.equal(outageLogged(logs), 1, 'the outage is logged once');
+        assert.equal(recoveryLogged(logs), 0);
+        await proxy.set('pass');
+        assert.ok(await until(async () => (await get(base, `/ping?key=${uncached.token}`)).status === 200), 'service resumes');
+        assert.equal((await get(base, `/ping?key=${cached.token}`)).status, 200);
+        assert.equal((await get(base, '/v1/api_keys', { authorization: auth })).status, 200);
+        assert.equal((await get(base, '/ready')).status, 200);
+        assert.ok(await until(() => recoveryLogged(logs) > 0, 10_000), 'the end of the outage is logged');
+        await delay(500);
+        assert.equal(outageLogged(logs), 1, 'the outage is logged once');
+        assert.equal(recoveryLogged(logs), 1, 'its end is logged once');
+        const failures = logLines(logs).filter((line) => line.msg === 'request failed');
+        assert.equal(failures.length, 0, 'no request logs an error of its own');
+      } finally {
+        await env.close();
+      }
+    });
+  }
+});
+
+describe('revocation during a partition', () => {
+  test('a key deleted through another instance is refused by the partitioned one within the revocation bound', { skip }, async () => {
+    const proxy = await TcpProxy.start(upstream());
+    const logs = new LogCapture();
+    const instances = await startTwoInstances({ database }, {
+      second: { databaseUrl: proxy.urlFor(testDatabase), logLevel: 'info' },
+      secondLogStream: logs,
+    });
+    const { first, second } = instances;
+    try {
+      const firstUrl = (await first.server.listen()).public;
+      const secondUrl = (await second.server.listen()).public;
+      const { accountId, auth } = await newAccount(first.meridian);
+      const key = await first.meridian.keys.create(accountId, {});
+      assert.equal((await get(secondUrl, `/ping?key=${key.token}`)).status, 200, 'the partitioned instance has verified the key');
+
+      await proxy.set('freeze');
+      const deleted = await fetch(`${firstUrl}/v1/api_keys/${key.id}`, { method: 'DELETE', headers: { authorization: auth } });
+      assert.equal(deleted.status, 200);
+      const committed = Date.now();
+      assert.equal((await get(firstUrl, `/ping?key=${key.token}`)).status, 403, 'the instance that hears the change refuses at once');
+
+      // Every request sent later than the bound after the delete must be refused.
+      const statuses: { sentAfterMs: number; status: number }[] = [];
+      while (Date.now() - committed < revocationBoundMs + 5000) {
+        const sent = Date.now();
+        const answer = await get(secondUrl, `/ping?key=${key.token}`);
+        statuses.push({ sentAfterMs: sent - committed, status: answer.status });
+        await delay(200);
+      }
+      const admittedLate = statuses.filter((s) => s.status === 200 && s.sentAfterMs > revocationBoundMs);
+      assert.deepEqual(admittedLate, [], `admitted past the ${revocationBoundMs} ms bound`);
+      const late = statuses.filter((s) => s.sentAfterMs > revocationBoundMs);
+      assert.ok(late.length > 0 && late.every((s) => s.status === 403 || s.status === 503), JSON.stringify(late));
+
+      await proxy.set('pass');
+      assert.ok(await until(async () => (await get(secondUrl, `/ping?key=${key.token}`)).status === 403), 'refused (403) once the database answers');
+      assert.equal(outageLogged(logs), 1, 'the partition is logged once');
+    } finally {
+      await proxy.set('pass');
+      await instances.close();
+      await proxy.close();
+    }
+  });
+});
