@@ -40,6 +40,10 @@ export const mapsSettings = section({
     timeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 5000, description: 'time limit of an icon download' }),
     cacheEntries: Type.Integer({ minimum: 0, default: 256, description: 'icons kept in memory' }),
     allowPrivateAddresses: Type.Boolean({ default: false, description: 'allow icon URLs on loopback and private networks' }),
+    maxPerRequest: Type.Integer({ minimum: 1, default: 16, description: 'distinct icon URLs one image may name (400 beyond, before any download)' }),
+    maxBytesPerRequest: Type.Integer({ minimum: 1, default: 4194304, description: 'icon bytes one image may download (400 beyond)' }),
+    maxDownloads: Type.Integer({ minimum: 1, default: 8, description: 'icon downloads in flight per instance; more wait their turn' }),
+    failureCacheMs: Type.Integer({ minimum: 0, maximum: 3600000, default: 30000, description: 'how long an icon URL that failed keeps failing without another download' }),
   }),
 });
 

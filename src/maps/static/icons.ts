@@ -5,22 +5,19 @@
  * operator allows private ones (`maps.icons.allowPrivateAddresses`). The response must be an image
  * (PNG, JPEG, WebP or GIF by content type and by its first bytes) that decodes, at most
  * MAX_ICON_SIDE pixels a side, arrive within the time limit and stay under the size limit, after
- * at most three redirects. Images are cached by URL, least recently used first out; failures are
- * not cached.
+ * at most three redirects. One image names at most `maxPerRequest` distinct icons and downloads at
+ * most `maxBytesPerRequest` bytes of them; at most `maxDownloads` downloads run at once per
+ * instance. Images are cached by URL, least recently used first out, and failures for
+ * `failureCacheMs`, so that one URL cannot make the server fetch the same bad icon over and over.
  */
 
 import sharp from 'sharp';
 import { HttpClient, HttpClientError } from '../../platform/http-client.js';
 import { Lru } from '../../platform/lru.js';
 import { ApiError } from '../../platform/errors.js';
+import type { MapsConfig } from '../config.js';
 
-export interface IconLimits {
-  maxBytes: number;
-  timeoutMs: number;
-  cacheEntries: number;
-  /** Allow hosts on loopback and private networks (tests, or an icon server inside the network). */
-  allowPrivateAddresses: boolean;
-}
+export type IconLimits = MapsConfig['icons'];
 
 const maxRedirects = 3;
 /** Icons are drawn at their own size times `scale`: a marker needs no more. */
@@ -50,10 +47,15 @@ function reasonOf(error: HttpClientError, limits: IconLimits): string {
 
 export class IconLoader {
   private readonly cache: Lru<string, Uint8Array>;
+  /** The 400 message of icon URLs that failed recently. */
+  private readonly failures: Lru<string, string>;
   private readonly client: HttpClient;
+  private downloading = 0;
+  private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly limits: IconLimits) {
     this.cache = new Lru(limits.cacheEntries);
+    this.failures = new Lru(limits.cacheEntries, { ttlMs: limits.failureCacheMs });
     this.client = new HttpClient({
       allowPrivateAddresses: limits.allowPrivateAddresses,
       headers: { accept: imageTypes.join(', ') },
@@ -67,21 +69,49 @@ export class IconLoader {
   /** The image bytes of every URL; a 400 naming the URL when one cannot be used. */
   async load(urls: Iterable<string>): Promise<Map<string, Uint8Array>> {
     const unique = [...new Set(urls)];
-    const loaded = await Promise.all(unique.map(async (url) => [url, await this.one(url)] as const));
+    const { maxPerRequest } = this.limits;
+    if (unique.length > maxPerRequest) throw new ApiError(`Too many marker icons: at most ${maxPerRequest} distinct icon URLs per image`);
+    const budget = { downloaded: 0 };
+    const loaded = await Promise.all(unique.map(async (url) => [url, await this.one(url, budget)] as const));
     return new Map(loaded);
   }
 
-  private async one(url: string): Promise<Uint8Array> {
+  /** An icon from the cache, or downloaded when a download slot is free and the image's byte budget allows. */
+  private async one(url: string, budget: { downloaded: number }): Promise<Uint8Array> {
     const cached = this.cache.get(url);
     if (cached) return cached;
+    const failed = this.failures.get(url);
+    if (failed !== undefined) throw new ApiError(failed);
+    const { maxBytesPerRequest } = this.limits;
+    const overBudget = () => new ApiError(`Marker icons of one image may download at most ${maxBytesPerRequest} bytes`);
+    await this.slot();
     let bytes: Uint8Array;
     try {
+      if (budget.downloaded >= maxBytesPerRequest) throw overBudget();
       bytes = await this.fetch(url);
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       const reason = error instanceof IconError ? error.message : error instanceof HttpClientError ? reasonOf(error, this.limits) : 'could not be fetched';
-      throw new ApiError(`Invalid marker icon ${url}: ${reason}`);
+      const message = `Invalid marker icon ${url}: ${reason}`;
+      if (this.limits.failureCacheMs > 0) this.failures.set(url, message);
+      throw new ApiError(message);
+    } finally {
+      this.release();
     }
-    return this.cache.set(url, bytes);
+    this.cache.set(url, bytes);
+    budget.downloaded += bytes.byteLength;
+    if (budget.downloaded > maxBytesPerRequest) throw overBudget();
+    return bytes;
+  }
+
+  private async slot(): Promise<void> {
+    if (this.downloading >= this.limits.maxDownloads) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.downloading++;
+  }
+
+  private release(): void {
+    this.downloading--;
+    this.waiting.shift()?.();
   }
 
   private async fetch(url: string): Promise<Uint8Array> {

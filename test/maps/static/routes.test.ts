@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import sharp from 'sharp';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
+import { defaultConfig } from '../../../src/config.js';
 
 /** A small map: a blue sea, one green square of land around 0,0 and a red line. */
 const style = {
@@ -46,7 +47,7 @@ before(async () => {
           test: { style: style as never, maxzoom: 12 },
           pngonly: { style: style as never, formats: ['png'], attribution: '' },
         },
-        icons: { maxBytes: 1 << 20, timeoutMs: 2000, cacheEntries: 8, allowPrivateAddresses: true },
+        icons: { ...defaultConfig.maps.icons, maxBytes: 1 << 20, timeoutMs: 2000, cacheEntries: 8, allowPrivateAddresses: true },
       },
     }),
   );
