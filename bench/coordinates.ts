@@ -22,7 +22,7 @@ import { inlineDeriver, search } from '../src/coordinates/search.js';
 import { parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
 import { healthRoutes } from '../src/platform/health.js';
 import { createHttpApp, type SharedSchema } from '../src/platform/server.js';
-import { healthLatencies, percentile as fraction } from '../test/health-probe.js';
+import { healthLatencies, latencyFigures } from '../test/health-probe.js';
 import { newAccount, startTestServer, testConfig } from '../test/helpers.js';
 import { createKey, load, median, percentile, saveResults, startInstance } from './instance.js';
 
@@ -152,10 +152,7 @@ async function servingDuringColdSearches() {
         while: name,
         seconds: Number(seconds.toFixed(1)),
         pagesPerSecond: Number((pages / seconds).toFixed(1)),
-        requests: latencies.length,
-        p50Ms: Number(fraction(latencies, 0.5).toFixed(1)),
-        p99Ms: Number(fraction(latencies, 0.99).toFixed(1)),
-        maxMs: Number(Math.max(...latencies).toFixed(1)),
+        ...latencyFigures(latencies),
       });
     }
     return results;

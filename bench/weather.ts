@@ -21,7 +21,7 @@ import { globalField } from '../test/weather/fields.js';
 import { median, saveResults } from './instance.js';
 import { defaultVariables } from '../src/weather/variables.js';
 import { ingestFiles } from '../src/weather/ingest.js';
-import { healthLatencies, percentile } from '../test/health-probe.js';
+import { healthLatencies, latencyFigures } from '../test/health-probe.js';
 import { startTestServer, testConfig } from '../test/helpers.js';
 
 const samples = '/usr/share/doc/python-grib-doc/examples';
@@ -104,14 +104,7 @@ async function servingDuringIngest() {
     for (const [name, work] of runs) {
       const started = performance.now();
       const latencies = await healthLatencies(base, work());
-      results.push({
-        while: name,
-        seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
-        requests: latencies.length,
-        p50Ms: Number(percentile(latencies, 0.5).toFixed(1)),
-        p99Ms: Number(percentile(latencies, 0.99).toFixed(1)),
-        maxMs: Number(Math.max(...latencies).toFixed(1)),
-      });
+      results.push({ while: name, seconds: Number(((performance.now() - started) / 1000).toFixed(1)), ...latencyFigures(latencies) });
     }
     return results;
   } finally {

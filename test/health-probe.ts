@@ -34,8 +34,9 @@ export async function healthLatencies(base: string, work: Promise<unknown>, inte
   return Promise.all(pending);
 }
 
-/** The value below which `fraction` of the sorted values lie. */
-export function percentile(values: readonly number[], fraction: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(sorted.length * fraction) - 1)]!;
+/** How many answers, and their p50, p99 and maximum in milliseconds (to 0.1 ms). */
+export function latencyFigures(latencies: readonly number[]): { requests: number; p50Ms: number; p99Ms: number; maxMs: number } {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (fraction: number) => Number(sorted[Math.max(0, Math.ceil(sorted.length * fraction) - 1)]!.toFixed(1));
+  return { requests: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
 }
