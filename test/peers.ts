@@ -11,6 +11,9 @@ import path from 'node:path';
 
 export const GRIB_EXAMPLES = '/usr/share/doc/python-grib-doc/examples';
 export const CHROMIUM = '/usr/bin/chromium';
+export const OSM_SAMPLES = '/usr/share/doc/python-osmnx-doc/examples/tests/input_data';
+export const OAKLAND = path.join(OSM_SAMPLES, 'West-Oakland.osm.bz2');
+export const KIRCHBERG = path.join(OSM_SAMPLES, 'planet_10.068,48.135_10.071,48.137.osm');
 
 interface Peer {
   /** Programs: names looked up on PATH, or absolute paths. */
@@ -40,6 +43,19 @@ const peers = {
     files: ['gfs.t12z.pgrbf120.2p5deg.grib2', 'safrica.grib2', 'regular_latlon_surface.grib2'].map((name) => path.join(GRIB_EXAMPLES, name)),
     what: 'the example GRIB files of python-grib-doc',
     package: 'python-grib-doc',
+    setup: 'bash scripts/setup.sh',
+  },
+  osmSamples: {
+    files: [OAKLAND, KIRCHBERG],
+    what: 'the OpenStreetMap extracts of python-osmnx-doc',
+    package: 'python-osmnx-doc',
+    setup: 'bash scripts/setup.sh',
+  },
+  gshhgFull: {
+    programs: ['gmt'],
+    files: ['/usr/share/gmt-gshhg/binned_GSHHS_f.nc'],
+    what: 'GSHHG shorelines at full resolution and GMT, which reads them',
+    package: 'gmt-gshhg-full',
     setup: 'bash scripts/setup.sh',
   },
   chromium: {

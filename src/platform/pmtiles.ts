@@ -129,63 +129,148 @@ function header(fields: {
   return b;
 }
 
+/** Tile data the writer has spooled: where it is in the spool, and in the archive once placed. */
+interface Content {
+  spoolOffset: number;
+  length: number;
+  offset: number;
+}
+
+/** Spooled data is written in batches of this many bytes. */
+const spoolBatch = 4 << 20;
+
 /**
- * Writes an archive of the given tiles. It is written to a temporary name and renamed into place,
- * so a reader never sees a half-written archive.
+ * Writes an archive tile by tile, in any order, without holding the tiles in memory: their data is
+ * spooled to a file beside the archive, identical tiles once, and `finish` writes the archive in
+ * tile-id order (clustered) to a temporary name and renames it into place, so a reader never sees
+ * a half-written archive. Memory is a few dozen bytes per tile.
  */
-export async function writeArchive(file: string, tiles: readonly Tile[], options: ArchiveOptions): Promise<void> {
-  const sorted = tiles
-    .map((tile) => ({ tile, tileId: zxyToTileId(tile.z, tile.x, tile.y) }))
-    .sort((a, b) => a.tileId - b.tileId);
-  const contents = new Map<string, { offset: number; length: number }>();
-  const data: Uint8Array[] = [];
-  const entries: Entry[] = [];
-  let dataLength = 0;
-  for (const { tile, tileId } of sorted) {
-    const digest = createHash('sha256').update(tile.data).digest('hex');
-    let stored = contents.get(digest);
-    if (!stored) {
-      stored = { offset: dataLength, length: tile.data.length };
-      contents.set(digest, stored);
-      data.push(tile.data);
-      dataLength += tile.data.length;
-    }
-    const last = entries.at(-1);
-    if (last && last.offset === stored.offset && last.tileId + last.runLength === tileId) last.runLength++;
-    else entries.push({ tileId, offset: stored.offset, length: stored.length, runLength: 1 });
+export class ArchiveWriter {
+  private readonly spoolFile: string;
+  private spool: FileHandle | undefined;
+  private spoolLength = 0;
+  private pending: Uint8Array[] = [];
+  private pendingLength = 0;
+  private readonly contents = new Map<string, Content>();
+  private readonly tiles: { tileId: number; content: Content }[] = [];
+
+  constructor(private readonly file: string) {
+    this.spoolFile = `${file}.spool`;
   }
-  const { root, leaves } = buildDirectories(entries);
-  const metadata = Buffer.from(JSON.stringify(options.metadata), 'utf8');
-  const rootOffset = headerLength;
-  const metadataOffset = rootOffset + root.length;
-  const leavesOffset = metadataOffset + metadata.length;
-  const dataOffset = leavesOffset + leaves.length;
-  const head = header({
-    rootOffset,
-    rootLength: root.length,
-    metadataOffset,
-    metadataLength: metadata.length,
-    leavesOffset,
-    leavesLength: leaves.length,
-    dataOffset,
-    dataLength,
-    addressed: tiles.length,
-    entries: entries.length,
-    contents: contents.size,
-    options,
-  });
-  const partial = `${file}.partial`;
-  const handle = await open(partial, 'w');
-  try {
-    await handle.writev([head, root, metadata, leaves, ...data]);
-    await handle.sync();
-  } catch (error) {
+
+  /** Tiles added so far. */
+  get count(): number {
+    return this.tiles.length;
+  }
+
+  async add(tile: Tile): Promise<void> {
+    // 96 bits of SHA-256 tell identical tiles apart with no collision in any real archive.
+    const digest = createHash('sha256').update(tile.data).digest('base64').slice(0, 16);
+    let content = this.contents.get(digest);
+    if (!content) {
+      content = { spoolOffset: this.spoolLength + this.pendingLength, length: tile.data.length, offset: -1 };
+      this.contents.set(digest, content);
+      this.pending.push(tile.data);
+      this.pendingLength += tile.data.length;
+      if (this.pendingLength >= spoolBatch) await this.flush();
+    }
+    this.tiles.push({ tileId: zxyToTileId(tile.z, tile.x, tile.y), content });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pendingLength === 0) return;
+    this.spool ??= await open(this.spoolFile, 'w+');
+    await this.spool.writev(this.pending, this.spoolLength);
+    this.spoolLength += this.pendingLength;
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+
+  async finish(options: ArchiveOptions): Promise<void> {
+    await this.flush();
+    this.tiles.sort((a, b) => a.tileId - b.tileId);
+    // Contents are placed in the order their first tile comes, so the data is clustered.
+    const placed: Content[] = [];
+    let dataLength = 0;
+    const entries: Entry[] = [];
+    for (const { tileId, content } of this.tiles) {
+      if (content.offset < 0) {
+        content.offset = dataLength;
+        dataLength += content.length;
+        placed.push(content);
+      }
+      const last = entries.at(-1);
+      if (last && last.offset === content.offset && last.tileId + last.runLength === tileId) last.runLength++;
+      else entries.push({ tileId, offset: content.offset, length: content.length, runLength: 1 });
+    }
+    const { root, leaves } = buildDirectories(entries);
+    const metadata = Buffer.from(JSON.stringify(options.metadata), 'utf8');
+    const rootOffset = headerLength;
+    const metadataOffset = rootOffset + root.length;
+    const leavesOffset = metadataOffset + metadata.length;
+    const dataOffset = leavesOffset + leaves.length;
+    const head = header({
+      rootOffset,
+      rootLength: root.length,
+      metadataOffset,
+      metadataLength: metadata.length,
+      leavesOffset,
+      leavesLength: leaves.length,
+      dataOffset,
+      dataLength,
+      addressed: this.tiles.length,
+      entries: entries.length,
+      contents: placed.length,
+      options,
+    });
+    const partial = `${this.file}.partial`;
+    const handle = await open(partial, 'w');
+    try {
+      await handle.writev([head, root, metadata, leaves]);
+      let position = dataOffset;
+      for (let i = 0; i < placed.length; ) {
+        const batch: Uint8Array[] = [];
+        let bytes = 0;
+        for (; i < placed.length && bytes < spoolBatch; i++) {
+          const content = placed[i]!;
+          const data = Buffer.alloc(content.length);
+          await this.spool!.read(data, 0, content.length, content.spoolOffset);
+          batch.push(data);
+          bytes += content.length;
+        }
+        await handle.writev(batch, position);
+        position += bytes;
+      }
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await rm(partial, { force: true });
+      await this.abort();
+      throw error;
+    }
     await handle.close();
-    await rm(partial, { force: true });
+    await this.abort();
+    await rename(partial, this.file);
+  }
+
+  /** Drops the spool (after finish, or instead of it). */
+  async abort(): Promise<void> {
+    await this.spool?.close();
+    this.spool = undefined;
+    await rm(this.spoolFile, { force: true });
+  }
+}
+
+/** Writes an archive of the given tiles (see ArchiveWriter). */
+export async function writeArchive(file: string, tiles: Iterable<Tile>, options: ArchiveOptions): Promise<void> {
+  const writer = new ArchiveWriter(file);
+  try {
+    for (const tile of tiles) await writer.add(tile);
+  } catch (error) {
+    await writer.abort();
     throw error;
   }
-  await handle.close();
-  await rename(partial, file);
+  await writer.finish(options);
 }
 
 /** A `pmtiles` Source over a local file. */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { bytesToHeader } from 'pmtiles';
-import { openArchive, writeArchive, type Tile } from '../../src/platform/pmtiles.js';
+import { ArchiveWriter, openArchive, writeArchive, type Tile } from '../../src/platform/pmtiles.js';
 import { tempDir } from '../helpers.js';
 
 const options = {
@@ -83,4 +83,23 @@ test('gzipped vector tiles are read back decompressed, with the type, compressio
   } finally {
     await archive.close();
   }
+});
+
+test('the streaming writer takes tiles in any order, spools identical ones once and leaves no spool', async () => {
+  const dir = tempDir();
+  const file = path.join(dir, 'streamed.pmtiles');
+  const writer = new ArchiveWriter(file);
+  // Reversed tile-id order, with big tiles so the spool is written in several batches; odd tiles share content.
+  const tiles = pyramid(3, (z, x, y) => new Uint8Array(700_000).fill((z * 64 + x * 8 + y) % 2 === 1 ? 1 : z + x + y + 2)).reverse();
+  for (const tile of tiles) await writer.add(tile);
+  await writer.finish(options);
+  assert.deepEqual(readdirSync(dir), ['streamed.pmtiles']);
+  const header = headerOf(file);
+  assert.equal(header.clustered, true);
+  assert.equal(header.numAddressedTiles, tiles.length);
+  const distinct = new Set(tiles.map((tile) => tile.data[0])).size;
+  assert.equal(header.numTileContents, distinct);
+  const archive = await openArchive(file);
+  for (const tile of tiles) assert.equal((await archive.tile(tile.z, tile.x, tile.y))?.[0], tile.data[0], `${tile.z}/${tile.x}/${tile.y}`);
+  await archive.close();
 });

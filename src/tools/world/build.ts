@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { writeArchive, type Tile } from '../../platform/pmtiles.js';
-import { readGshhg, type Gshhg, type GshhgResolution } from './gshhg.js';
+import { readGshhg, type Gshhg, type GshhgResolution } from '../gshhg.js';
 import {
   gshhgBands,
   gshhgFeatures,

@@ -1,5 +1,5 @@
 import type { Feature, Geometry, Polygon, Position } from 'geojson';
-import type { Gshhg, GshhgResolution } from './gshhg.js';
+import type { Gshhg, GshhgResolution } from '../gshhg.js';
 import type { NaturalEarth, NaturalEarthScale } from './natural-earth.js';
 
 /**

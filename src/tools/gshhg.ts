@@ -10,8 +10,11 @@ import type { Feature, LineString, Polygon, Position } from 'geojson';
  * into closed rings, and the pieces of a river into long lines.
  */
 
-/** GSHHG resolutions: crude (25 km), low (5 km), intermediate (1 km), high (200 m). */
-export type GshhgResolution = 'c' | 'l' | 'i' | 'h';
+/** GSHHG resolutions: crude (25 km), low (5 km), intermediate (1 km), high (200 m), full (the source's own). */
+export type GshhgResolution = 'c' | 'l' | 'i' | 'h' | 'f';
+
+/** West, south, east, north in degrees. */
+export type Region = [number, number, number, number];
 
 export interface Piece {
   /** The shoreline level (2 lake, 3 island in a lake, 4 pond on such an island) or the river level. */
@@ -170,23 +173,55 @@ export interface Gshhg {
 
 const run = promisify(execFile);
 
-async function dump(args: string[]): Promise<Piece[]> {
-  let stdout: string;
+/** `-R` of a region (GMT's order: west/east/south/north), or the whole world in -180..180. */
+function regionArgument(region: Region | undefined): string {
+  if (!region) return '-Rd';
+  const [west, south, east, north] = region;
+  return `-R${west}/${east}/${south}/${north}`;
+}
+
+async function gmt(args: string[], input?: string): Promise<string> {
   try {
     // GMT keeps a gmt.history file in its working directory unless told not to.
-    ({ stdout } = await run('gmt', ['coast', '-M', '-Rd', ...args, '--GMT_HISTORY=false'], {
-      maxBuffer: 1 << 30,
-      encoding: 'utf8',
-      cwd: tmpdir(),
-    }));
+    const child = run('gmt', [...args, '--GMT_HISTORY=false'], { maxBuffer: 1 << 30, encoding: 'utf8', cwd: tmpdir() });
+    if (input !== undefined) child.child.stdin!.end(input);
+    return (await child).stdout;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new Error(`gmt not found: lakes and rivers need Debian's gmt and gmt-gshhg-* packages (scripts/setup.sh installs them)`);
+      throw new Error(`gmt not found: GSHHG shorelines need Debian's gmt and gmt-gshhg-* packages (scripts/setup.sh installs them)`);
     }
-    throw new Error(`gmt coast failed: ${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}`);
+    throw new Error(`gmt ${args[0]} failed: ${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}`);
   }
-  return parseDump(stdout);
+}
+
+async function dump(args: string[], region?: Region): Promise<Piece[]> {
+  return parseDump(await gmt(['coast', '-M', regionArgument(region), ...args]));
+}
+
+/**
+ * The coastline (shoreline level 1, between the sea and land) inside a region, cut at its edges:
+ * lines that end on the region's edges, and closed rings (islands, or the shores of a sea inside).
+ */
+export async function readCoastline(resolution: GshhgResolution, region: Region): Promise<Piece[]> {
+  return chain(await dump([`-D${resolution}`, '-A0/1/1', '-W'], region));
+}
+
+/**
+ * Which points are in the sea (outside every level-1 shoreline), by `gmt select`. Points in
+ * lakes count as land: only the sea is asked for.
+ */
+export async function inSea(points: readonly Position[], resolution: GshhgResolution, region: Region): Promise<boolean[]> {
+  if (points.length === 0) return [];
+  const input = points.map(([lon, lat], i) => `${lon} ${lat} ${i}`).join('\n');
+  // -N ocean/land/lake/island/pond: keep everything but the ocean, so the points printed are on land.
+  const output = await gmt(['select', regionArgument(region), `-D${resolution}`, '-Ns/k/k/k/k'], `${input}\n`);
+  const sea = new Array<boolean>(points.length).fill(true);
+  for (const line of output.split('\n')) {
+    const index = Number(line.split('\t')[2]);
+    if (Number.isInteger(index)) sea[index] = false;
+  }
+  return sea;
 }
 
 /** Reads lakes and rivers at one resolution through the `gmt` executable. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assembleLines, assembleRings, lakePolygons, parseDump, riverProperties, type Piece } from '../../../src/tools/world/gshhg.js';
+import { assembleLines, assembleRings, lakePolygons, parseDump, riverProperties, type Piece } from '../../src/tools/gshhg.js';
 
 // A square lake from (0,0) to (2,2), cut by bins of 1 degree into four pieces as `gmt coast -M` prints them.
 const binnedLake = `> Shore Bin # 1, Level 2

@@ -1,0 +1,108 @@
+/**
+ * Progress of long work (imports, builds, ingests) for a person watching: on a terminal, one line
+ * redrawn in place with the phase, the percentage and the time left; otherwise (a log file, CI, a
+ * pipe) plain lines: each phase's start, every tenth of it, and its end.
+ */
+
+export interface Progress {
+  /** A new phase begins; `total` is its number of steps when known. */
+  phase(name: string, total?: number): void;
+  /** Steps done of the current phase (and its total, when it becomes known). */
+  update(done: number, total?: number): void;
+  /** A line that is not progress (a warning, a result). */
+  note(message: string): void;
+  /** The work ended: the line is left as it is. */
+  end(): void;
+}
+
+interface Stream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** Redraws on a terminal at most this often. */
+const REDRAW_MS = 100;
+
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+/** The time left when `fraction` of a phase took `elapsedMs`; null until there is enough to go on. */
+export function eta(elapsedMs: number, fraction: number): number | null {
+  if (fraction <= 0.01 || elapsedMs < 500) return null;
+  return (elapsedMs * (1 - fraction)) / fraction;
+}
+
+export function progressOn(stream: Stream, now: () => number = Date.now): Progress {
+  const tty = stream.isTTY === true;
+  let name = '';
+  let total: number | undefined;
+  let started = 0;
+  let lastDraw = 0;
+  let lastTenth = -1;
+  let drawn = false;
+
+  const line = (done: number): string => {
+    if (!total) return `${name}…`;
+    const fraction = Math.min(1, done / total);
+    const left = eta(now() - started, fraction);
+    return `${name}: ${(fraction * 100).toFixed(0)}%${left === null ? '' : `, ${formatDuration(left)} left`}`;
+  };
+  const clear = () => {
+    if (tty && drawn) stream.write('\r\u001b[K');
+    drawn = false;
+  };
+  const draw = (done: number) => {
+    const text = line(done).slice(0, Math.max(20, (stream.columns ?? 80) - 1));
+    stream.write(`\r\u001b[K${text}`);
+    drawn = true;
+    lastDraw = now();
+  };
+  const finishPhase = () => {
+    if (!name) return;
+    const took = formatDuration(now() - started);
+    clear();
+    stream.write(`${name}: done in ${took}\n`);
+  };
+
+  return {
+    phase(next, steps) {
+      finishPhase();
+      name = next;
+      total = steps;
+      started = now();
+      lastTenth = -1;
+      if (tty) draw(0);
+      else stream.write(`${name}…\n`);
+    },
+    update(done, steps) {
+      if (steps !== undefined) total = steps;
+      if (tty) {
+        if (now() - lastDraw >= REDRAW_MS) draw(done);
+        return;
+      }
+      if (!total) return;
+      const tenth = Math.floor((Math.min(done, total) / total) * 10);
+      if (tenth > lastTenth && tenth < 10) {
+        lastTenth = tenth;
+        if (tenth > 0) stream.write(`${line(done)}\n`);
+      }
+    },
+    note(message) {
+      clear();
+      stream.write(`${message}\n`);
+    },
+    end() {
+      finishPhase();
+      name = '';
+    },
+  };
+}
+
+/** Progress that goes nowhere (tests, library use). */
+export const silentProgress: Progress = { phase() {}, update() {}, note() {}, end() {} };

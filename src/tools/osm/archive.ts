@@ -1,0 +1,52 @@
+/**
+ * tilemaker's MBTiles output as a PMTiles archive. Meridian serves PMTiles: one file, read with
+ * range requests locally or over HTTPS, the format `maps add` and remote planets use too, with no
+ * SQLite connection per render thread; MBTiles stays readable as a source for archives made
+ * elsewhere. Tiles are streamed (platform/pmtiles.ts spools them), so memory stays small for a
+ * country; rows are TMS (row 0 at the south) and flipped to xyz.
+ */
+
+import Database from 'better-sqlite3';
+import { ArchiveWriter } from '../../platform/pmtiles.js';
+import type { Region } from '../gshhg.js';
+
+export interface ConvertOptions {
+  bounds: Region;
+  minzoom: number;
+  maxzoom: number;
+  metadata: Record<string, unknown>;
+  onProgress: (done: number, total: number) => void;
+}
+
+export async function mbtilesToPmtiles(mbtiles: string, pmtiles: string, options: ConvertOptions): Promise<number> {
+  const db = new Database(mbtiles, { readonly: true, fileMustExist: true });
+  const writer = new ArchiveWriter(pmtiles);
+  try {
+    const rows = db.prepare('SELECT name, value FROM metadata').all() as { name: string; value: string }[];
+    const json = rows.find((row) => row.name === 'json')?.value;
+    const vectorLayers = json ? ((JSON.parse(json) as { vector_layers?: unknown }).vector_layers ?? []) : [];
+    const total = (db.prepare('SELECT count(*) AS n FROM tiles').get() as { n: number }).n;
+    const select = db.prepare('SELECT zoom_level AS z, tile_column AS x, tile_row AS row, tile_data AS data FROM tiles');
+    for (const { z, x, row, data } of select.iterate() as Iterable<{ z: number; x: number; row: number; data: Buffer }>) {
+      await writer.add({ z, x, y: (1 << z) - 1 - row, data });
+      if (writer.count % 1000 === 0) options.onProgress(writer.count, total);
+    }
+    options.onProgress(writer.count, total);
+    const [west, south, east, north] = options.bounds;
+    await writer.finish({
+      tileType: 'mvt',
+      tileCompression: 'gzip',
+      minZoom: options.minzoom,
+      maxZoom: options.maxzoom,
+      bounds: options.bounds,
+      center: [(west + east) / 2, (south + north) / 2, options.maxzoom],
+      metadata: { ...options.metadata, vector_layers: vectorLayers },
+    });
+    return writer.count;
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * An OpenStreetMap extract as `maps import` takes it: PBF, or XML plain or compressed with bzip2
+ * or gzip (what Geofabrik, BBBike, osmium and the OSM API hand out). The format is told from the
+ * file's first bytes, not its name, and osmium-tool reads it once to check it whole and learn its
+ * extent; tilemaker reads PBF only, so XML is converted by osmium first.
+ */
+
+import { execFile } from 'node:child_process';
+import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Region } from '../gshhg.js';
+
+const run = promisify(execFile);
+
+export type ExtractFormat = 'pbf' | 'osm' | 'osm.bz2' | 'osm.gz';
+
+/** A file that cannot be imported: the message names the file and the problem. */
+export class ExtractError extends Error {}
+
+export interface Extract {
+  file: string;
+  format: ExtractFormat;
+  bytes: number;
+  /** The extent the extract declares (its header's bounds), else the extent of its data. */
+  bounds: Region;
+  /** Whether the bounds come from the header (tilemaker reads them there itself). */
+  declared: boolean;
+  nodes: number;
+  ways: number;
+  relations: number;
+}
+
+/** The format of a file from its first bytes; null when it is none of them. */
+export function sniffFormat(head: Uint8Array): ExtractFormat | null {
+  if (head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68) return 'osm.bz2';
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'osm.gz';
+  const text = Buffer.from(head).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  if (text.startsWith('<?xml') || text.startsWith('<osm')) return 'osm';
+  // PBF: a 4-byte big-endian BlobHeader length, then a BlobHeader whose type is "OSMHeader".
+  const length = head.length >= 4 ? Buffer.from(head).readUInt32BE(0) : 0;
+  if (length > 0 && length < 64 * 1024 && Buffer.from(head.subarray(4, 4 + 20)).includes('OSMHeader')) return 'pbf';
+  return null;
+}
+
+async function osmium(args: string[]): Promise<string> {
+  try {
+    return (await run('osmium', args, { maxBuffer: 64 << 20, encoding: 'utf8' })).stdout;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ExtractError("osmium not found: importing needs Debian's osmium-tool package (scripts/setup.sh installs it)");
+    throw new ExtractError(((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').at(-1)!);
+  }
+}
+
+interface FileInfo {
+  header?: { boxes?: number[][] };
+  data?: { bbox?: number[]; count?: { nodes?: number; ways?: number; relations?: number } };
+}
+
+/** Checks an extract and reads its extent; throws ExtractError naming the file and the problem. */
+export async function inspectExtract(file: string): Promise<Extract> {
+  const name = path.basename(file);
+  let bytes: number;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new ExtractError(`${file} is not a file`);
+    bytes = info.size;
+  } catch (error) {
+    if (error instanceof ExtractError) throw error;
+    throw new ExtractError(`${file} cannot be read: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  if (bytes === 0) throw new ExtractError(`${file} is empty`);
+  const handle = await open(file, 'r');
+  const head = Buffer.alloc(64);
+  try {
+    await handle.read(head, 0, head.length, 0);
+  } finally {
+    await handle.close();
+  }
+  const format = sniffFormat(head.subarray(0, Math.min(bytes, head.length)));
+  if (!format) throw new ExtractError(`${file} is not an OpenStreetMap extract (expected PBF, or OSM XML plain, .bz2 or .gz)`);
+
+  let info: FileInfo;
+  try {
+    info = JSON.parse(await osmium(['fileinfo', '--extended', '--json', '-F', format, file])) as FileInfo;
+  } catch (error) {
+    const message = (error as Error).message;
+    // osmium cannot compute the extent of data without a single located node.
+    if (/Invalid location/.test(message)) throw new ExtractError(`${file} holds no OpenStreetMap data (no node with a location)`);
+    if (error instanceof ExtractError && /osmium not found/.test(message)) throw error;
+    throw new ExtractError(`${file} cannot be read as ${format === 'pbf' ? 'PBF' : 'OSM XML'}: ${message}${/EOF|end of file|truncat/i.test(message) ? ' (is it truncated?)' : ''}`);
+  }
+  const count = info.data?.count ?? {};
+  const nodes = count.nodes ?? 0;
+  if (nodes === 0) throw new ExtractError(`${file} holds no OpenStreetMap data (no nodes)`);
+  const box = info.header?.boxes?.[0] ?? info.data?.bbox;
+  if (!box || box.length !== 4 || !box.every(Number.isFinite)) throw new ExtractError(`${name}: osmium reported no extent`);
+  return {
+    file,
+    format,
+    bytes,
+    bounds: box as Region,
+    declared: info.header?.boxes?.[0] !== undefined,
+    nodes,
+    ways: count.ways ?? 0,
+    relations: count.relations ?? 0,
+  };
+}
+
+/** The extract as PBF: the file itself, or a conversion written to `out`. */
+export async function asPbf(extract: Extract, out: string): Promise<string> {
+  if (extract.format === 'pbf') return extract.file;
+  try {
+    await osmium(['cat', '-F', extract.format, extract.file, '-o', out, '-O']);
+  } catch (error) {
+    throw new ExtractError(`${extract.file} cannot be converted to PBF: ${(error as Error).message}`);
+  }
+  return out;
+}
