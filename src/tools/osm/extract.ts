@@ -24,8 +24,6 @@ export interface Extract {
   bytes: number;
   /** The extent the extract declares (its header's bounds), else the extent of its data. */
   bounds: Region;
-  /** Whether the bounds come from the header (tilemaker reads them there itself). */
-  declared: boolean;
   nodes: number;
   ways: number;
   relations: number;
@@ -100,7 +98,6 @@ export async function inspectExtract(file: string): Promise<Extract> {
     format,
     bytes,
     bounds: box as Region,
-    declared: info.header?.boxes?.[0] !== undefined,
     nodes,
     ways: count.ways ?? 0,
     relations: count.relations ?? 0,

@@ -9,8 +9,10 @@
  * In each cell the coastline, clipped to the cell by GMT, is oriented with the sea on its left (a
  * point just to its left is tested with `gmt select`); the sea is then traced: along a coast line
  * to the cell's edge, counter-clockwise along the edge to where the next coast line starts, and so
- * on until the ring closes. Closed coast rings with land inside are islands (holes); a cell that
- * no coast line crosses is all sea or all land, as a test of its corner says.
+ * on until the ring closes. A cell that no coast line crosses is all sea or all land, as a test of
+ * its middle says. The sea is cut along the tile grid of GRID_ZOOM, and then through every island
+ * until none is whole, so that it is written as small polygons without holes: tilemaker 2.2 cuts
+ * large concave polygons and polygons with holes wrongly.
  */
 
 import type { Polygon, Position } from 'geojson';
@@ -19,6 +21,12 @@ import { inSea, readCoastline, type Region } from '../gshhg.js';
 export const CELL_DEGREES = 0.5;
 /** How far beside a coast line its side is tested, in degrees (about a metre). */
 const PROBE = 1e-5;
+/**
+ * The sea is cut on the tile grid of this zoom (the archive's deepest), so that every polygon lies
+ * inside one tile there: tilemaker 2.2 clips concave polygons to tiles wrongly (parts of the sea
+ * away from the cut go missing), and a polygon inside the tile is never clipped.
+ */
+export const GRID_ZOOM = 14;
 /** How much larger than a cell the region of its probes is, in degrees. */
 const MARGIN = 0.01;
 /** Points this close to a cell edge are on it. */
@@ -126,14 +134,33 @@ function cornersBetween(cell: Region, from: number, to: number): Position[] {
     .map(([, corner]) => corner);
 }
 
+/** Points this close are one; they come where a cut or an edge meets a coast line at a vertex. */
+const SAME = 1e-9;
+
+/**
+ * A ring without repeated points and without spikes (a point where the ring turns straight back),
+ * which tilemaker's clipping (Boost.Geometry) takes for an invalid polygon and cuts wrongly.
+ */
+export function cleanRing(ring: readonly Position[]): Position[] {
+  const same = (a: Position, b: Position) => Math.abs(a[0]! - b[0]!) <= SAME && Math.abs(a[1]! - b[1]!) <= SAME;
+  const points: Position[] = [];
+  for (const point of ring.slice(0, -1)) {
+    if (points.length > 0 && same(points.at(-1)!, point)) continue;
+    points.push(point);
+    // A spike: back to the point before the last.
+    while (points.length >= 3 && same(points.at(-3)!, points.at(-1)!)) points.splice(-2, 2);
+  }
+  while (points.length > 1 && same(points[0]!, points.at(-1)!)) points.pop();
+  return [...points, points[0]!];
+}
+
 /**
  * The sea in one cell, from its coast lines already oriented sea-on-the-left, and whether the
- * cell's south-west corner is in the sea (asked only when no line crosses the cell).
+ * cell is sea (asked only when no line crosses it).
  */
 export function seaOfCell(cell: Region, oriented: readonly Position[][], cornerInSea: () => boolean): Polygon[] {
-  const closed = (line: readonly Position[]) => line.length >= 4 && Math.hypot(line[0]![0]! - line.at(-1)![0]!, line[0]![1]! - line.at(-1)![1]!) <= EDGE;
-  const open = oriented.filter((line) => !closed(line) && line.length >= 2);
-  const rings = oriented.filter(closed);
+  const open = oriented.filter((line) => !isClosed(line) && line.length >= 2);
+  const rings = oriented.filter(isClosed);
   // Rings with the sea inside are seas of their own (counter-clockwise, sea on the left); the others are islands.
   const outers: Position[][] = rings.filter((ring) => signedArea(ring) > 0);
   const islands = rings.filter((ring) => signedArea(ring) < 0);
@@ -170,21 +197,121 @@ export function seaOfCell(cell: Region, oriented: readonly Position[][], cornerI
     outers.push([[west, south], [east, south], [east, north], [west, north], [west, south]]);
   }
 
-  const polygons = outers.map((outer) => ({ outer, holes: [] as Position[][] }));
+  const polygons = outers.map((outer) => ({ outer: cleanRing(outer), holes: [] as Position[][] }));
   for (const island of islands) {
     polygons.find(({ outer }) => contains(outer, island[0]!))?.holes.push(island);
   }
   return polygons.map(({ outer, holes }) => ({ type: 'Polygon', coordinates: [outer, ...holes] }));
 }
 
+function isClosed(line: readonly Position[]): boolean {
+  return line.length >= 4 && Math.hypot(line[0]![0]! - line.at(-1)![0]!, line[0]![1]! - line.at(-1)![1]!) <= EDGE;
+}
+
+/**
+ * The pieces of a line on one side of the line `axis` = cut (axis 0: x, 1: y; `low`: the side
+ * below the cut), in order, each ending on the cut where it crosses it. A closed line is walked
+ * from a point on the other side, so that no piece is split at the ring's seam.
+ */
+export function clipToSide(line: readonly Position[], axis: 0 | 1, cut: number, low: boolean): Position[][] {
+  const other = 1 - axis;
+  const inside = (point: Position) => (low ? point[axis]! <= cut : point[axis]! >= cut);
+  let points = line;
+  if (isClosed(line)) {
+    const outside = line.findIndex((point) => !inside(point));
+    if (outside < 0) return [[...line]];
+    points = [...line.slice(outside, -1), ...line.slice(0, outside + 1)];
+  }
+  const pieces: Position[][] = [];
+  let current: Position[] = inside(points[0]!) ? [points[0]!] : [];
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1]!, points[i]!];
+    if (inside(a) !== inside(b)) {
+      const t = (cut - a[axis]!) / (b[axis]! - a[axis]!);
+      const crossing: Position = [0, 0];
+      crossing[axis] = cut;
+      crossing[other] = a[other]! + t * (b[other]! - a[other]!);
+      if (inside(a)) {
+        current.push(crossing);
+        if (current.length >= 2) pieces.push(current);
+        current = [];
+      } else current = [crossing];
+    }
+    if (inside(b)) current.push(b);
+  }
+  if (current.length >= 2) pieces.push(current);
+  return pieces;
+}
+
+/** A cut off every vertex of the lines (a cut through one would leave a piece of no length). */
+function offVertices(lines: readonly Position[][], axis: 0 | 1, cut: number): number {
+  while (lines.some((line) => line.some((point) => point[axis] === cut))) cut += 1e-9;
+  return cut;
+}
+
+/** The cell and its lines cut in two at `axis` = cut. */
+function halves(cell: Region, lines: readonly Position[][], axis: 0 | 1, cut: number): [CellLines, CellLines] {
+  const [west, south, east, north] = cell;
+  const lower: Region = axis === 0 ? [west, south, cut, north] : [west, south, east, cut];
+  const upper: Region = axis === 0 ? [cut, south, east, north] : [west, cut, east, north];
+  return [
+    { cell: lower, lines: lines.flatMap((line) => clipToSide(line, axis, cut, true)) },
+    { cell: upper, lines: lines.flatMap((line) => clipToSide(line, axis, cut, false)) },
+  ];
+}
+
+export interface CellLines {
+  cell: Region;
+  lines: Position[][];
+}
+
+/** The cell cut through its islands (closed clockwise rings) until no island is whole. */
+export function splitAtIslands(cell: Region, lines: Position[][]): CellLines[] {
+  const island = lines.find((line) => isClosed(line) && signedArea(line) < 0);
+  if (!island) return [{ cell, lines }];
+  const xs = island.map(([x]) => x!);
+  const cut = offVertices(lines, 0, (Math.min(...xs) + Math.max(...xs)) / 2);
+  return halves(cell, lines, 0, cut).flatMap((half) => splitAtIslands(half.cell, half.lines));
+}
+
+/** Longitudes and latitudes of the tile edges at `zoom` strictly inside a cell, each ascending. */
+export function tileEdges([west, south, east, north]: Region, zoom: number): { xs: number[]; ys: number[] } {
+  const n = 2 ** zoom;
+  const xs: number[] = [];
+  for (let x = Math.floor(((west + 180) / 360) * n) + 1; (x / n) * 360 - 180 < east; x++) xs.push((x / n) * 360 - 180);
+  const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / n))) * 180) / Math.PI;
+  const ys: number[] = [];
+  const top = Math.floor(((1 - Math.log(Math.tan(((north * Math.PI) / 180 + Math.PI / 2) / 2)) / Math.PI) / 2) * n) + 1;
+  for (let y = top; latOf(y) > south; y++) ys.push(latOf(y));
+  return { xs, ys: ys.filter((lat) => lat < north).reverse() };
+}
+
+/** The cell cut along the given meridians and parallels (halving the list each time). */
+export function splitOnGrid(part: CellLines, xs: readonly number[], ys: readonly number[]): CellLines[] {
+  const axis: 0 | 1 = xs.length >= ys.length ? 0 : 1;
+  const cuts = axis === 0 ? xs : ys;
+  if (cuts.length === 0) return [part];
+  const middle = Math.floor(cuts.length / 2);
+  const [lower, upper] = halves(part.cell, part.lines, axis, offVertices(part.lines, axis, cuts[middle]!));
+  const [before, after] = [cuts.slice(0, middle), cuts.slice(middle + 1)];
+  return [
+    ...splitOnGrid(lower, axis === 0 ? before : xs, axis === 0 ? ys : before),
+    ...splitOnGrid(upper, axis === 0 ? after : xs, axis === 0 ? ys : after),
+  ];
+}
+
 /** The sea in one cell, from GSHHG at full resolution. */
 async function seaOfCellFromGshhg(cell: Region): Promise<Polygon[]> {
   const lines = (await readCoastline('f', cell)).flatMap((piece) => withoutEdges(cell, piece.points));
-  const probes = [...lines.map(leftProbe), [cell[0], cell[1]]];
   // Probes of lines along the cell's edge may lie just outside it: ask over a slightly larger region.
-  const sea = await inSea(probes, 'f', [cell[0] - MARGIN, cell[1] - MARGIN, cell[2] + MARGIN, cell[3] + MARGIN]);
+  const around: Region = [cell[0] - MARGIN, cell[1] - MARGIN, cell[2] + MARGIN, cell[3] + MARGIN];
+  const sea = await inSea(lines.map(leftProbe), 'f', around);
   const oriented = lines.map((line, i) => (sea[i] ? line : [...line].reverse()));
-  return seaOfCell(cell, oriented, () => sea.at(-1)!);
+  const { xs, ys } = tileEdges(cell, GRID_ZOOM);
+  const parts = splitOnGrid({ cell, lines: oriented }, xs, ys).flatMap((part) => splitAtIslands(part.cell, part.lines));
+  const empty = parts.filter((part) => part.lines.length === 0);
+  const middles = await inSea(empty.map(({ cell: [w, s, e, n] }) => [(w + e) / 2, (s + n) / 2]), 'f', around);
+  return parts.flatMap((part) => seaOfCell(part.cell, part.lines, () => middles[empty.indexOf(part)]!));
 }
 
 /** The sea over a region as polygons, each within one cell; `onCell` counts the cells done. */

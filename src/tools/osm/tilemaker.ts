@@ -26,8 +26,11 @@ export interface TilemakerRun {
   water: string;
   minzoom: number;
   maxzoom: number;
-  /** Given when the extract declares no bounds of its own. */
-  bbox?: Region;
+  /**
+   * The area tiled: the extract and the margin its sea is made over. tilemaker clips shapes to it,
+   * so that the tiles at the extract's edge have the sea beyond the extract too.
+   */
+  bbox: Region;
   onProgress: (stage: 'reading' | 'writing', done: number, total: number) => void;
 }
 
@@ -52,7 +55,7 @@ export async function runTilemaker(options: TilemakerRun): Promise<void> {
   const configFile = path.join(options.workDir, 'config.json');
   await writeFile(configFile, JSON.stringify(await configFor(options.minzoom, options.maxzoom, options.water)));
   const args = ['--input', options.input, '--output', options.output, '--config', configFile, '--process', path.join(profileDir, 'process.lua')];
-  if (options.bbox) args.push('--bbox', options.bbox.join(','));
+  args.push('--bbox', options.bbox.join(','));
   const child = spawn('tilemaker', args, { cwd: options.workDir, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const watch = (chunk: Buffer) => {
