@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { AccountStore } from './keys/accounts.js';
+import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
 import { keysMigrations } from './keys/migrations.js';
 import { IconLoader } from './maps/static/icons.js';
@@ -61,10 +62,11 @@ export async function openMeridian(config: Config): Promise<Meridian> {
   const db = await openDatabase(config);
   try {
     await migrate(db, migrations);
-    const cipher = new TokenCipher(loadMasterKey(config.masterKey, config.dataDir));
+    const masterKey = loadMasterKey(config.masterKey, config.dataDir);
+    const cipher = new TokenCipher(masterKey);
     await checkMasterKey(db, cipher);
     const accounts = new AccountStore(db);
-    const keys = new ApiKeyStore(db, cipher);
+    const keys = new ApiKeyStore(db, cipher, new PageCursors(masterKey));
     const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
     const weather = new WeatherCatalog(db);
     const weatherDirectory = path.join(config.dataDir, 'weather');
