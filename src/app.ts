@@ -154,14 +154,17 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
 
   const limiter = createRateLimiter(config.rateLimit, 'rate', config, db, publicApp.log);
   const managementLimiter = createRateLimiter(config.management, 'management', config, db, publicApp.log);
-  await Promise.all([limiter.ready(), managementLimiter.ready()]);
+  const unknownKeyLimiter = createRateLimiter(config.unknownKeys, 'unknown-keys', config, db, publicApp.log);
+  await Promise.all([limiter.ready(), managementLimiter.ready(), unknownKeyLimiter.ready()]);
   const gate = new KeyGate({
     db,
     keys: meridian.keys,
     limiter,
+    unknownKeyLimiter,
     usage: meridian.usage,
     cacheSize: config.gate.cacheSize,
     negativeCacheMs: config.gate.negativeCacheMs,
+    negativeCacheSize: config.gate.negativeCacheSize,
     // Healthy heartbeats confirm every heartbeatMs; a shorter bound would leave the cache unused.
     revocationBoundMs: Math.max(config.database.revocationBoundMs, 2 * config.database.heartbeatMs),
   });
@@ -222,7 +225,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();
       stopWatchingDatabase();
-      await Promise.all([limiter.close(), managementLimiter.close()]);
+      await Promise.all([limiter.close(), managementLimiter.close(), unknownKeyLimiter.close()]);
       await pool.close();
       await coordinates.close();
       await maps.close();
