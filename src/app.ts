@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { AccountStore } from './keys/accounts.js';
+import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
 import { keysMigrations } from './keys/migrations.js';
 import { IconLoader } from './maps/static/icons.js';
@@ -61,10 +62,11 @@ export async function openMeridian(config: Config): Promise<Meridian> {
   const db = await openDatabase(config);
   try {
     await migrate(db, migrations);
-    const cipher = new TokenCipher(loadMasterKey(config.masterKey, config.dataDir));
+    const masterKey = loadMasterKey(config.masterKey, config.dataDir);
+    const cipher = new TokenCipher(masterKey);
     await checkMasterKey(db, cipher);
     const accounts = new AccountStore(db);
-    const keys = new ApiKeyStore(db, cipher);
+    const keys = new ApiKeyStore(db, cipher, new PageCursors(masterKey));
     const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
     const weather = new WeatherCatalog(db);
     const weatherDirectory = path.join(config.dataDir, 'weather');
@@ -152,14 +154,17 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
 
   const limiter = createRateLimiter(config.rateLimit, 'rate', config, db, publicApp.log);
   const managementLimiter = createRateLimiter(config.management, 'management', config, db, publicApp.log);
-  await Promise.all([limiter.ready(), managementLimiter.ready()]);
+  const unknownKeyLimiter = createRateLimiter(config.unknownKeys, 'unknown-keys', config, db, publicApp.log);
+  await Promise.all([limiter.ready(), managementLimiter.ready(), unknownKeyLimiter.ready()]);
   const gate = new KeyGate({
     db,
     keys: meridian.keys,
     limiter,
+    unknownKeyLimiter,
     usage: meridian.usage,
     cacheSize: config.gate.cacheSize,
     negativeCacheMs: config.gate.negativeCacheMs,
+    negativeCacheSize: config.gate.negativeCacheSize,
     // Healthy heartbeats confirm every heartbeatMs; a shorter bound would leave the cache unused.
     revocationBoundMs: Math.max(config.database.revocationBoundMs, 2 * config.database.heartbeatMs),
   });
@@ -220,7 +225,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);
       await gate.stop();
       stopWatchingDatabase();
-      await Promise.all([limiter.close(), managementLimiter.close()]);
+      await Promise.all([limiter.close(), managementLimiter.close(), unknownKeyLimiter.close()]);
       await pool.close();
       await coordinates.close();
       await maps.close();

@@ -37,9 +37,10 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     databaseSchema: onPostgres ? uniqueSchema() : 'public',
     rateLimit: { requestsPerSecond: 0, burst: 1 },
     management: { ...base.management, requestsPerSecond: 0 },
+    unknownKeys: { ...base.unknownKeys, requestsPerSecond: 0 },
     ...(overrides as Partial<Config>),
   };
-  for (const section of ['admin', 'database', 'rateLimit', 'management', 'usage', 'gate', 'weather', 'maps'] as const) {
+  for (const section of ['admin', 'database', 'rateLimit', 'management', 'unknownKeys', 'usage', 'gate', 'weather', 'maps'] as const) {
     if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
   }
   return config;

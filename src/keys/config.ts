@@ -1,4 +1,4 @@
-/** The key gate's settings: rate limits, usage counting and the cache of verified keys. */
+/** The key gate's settings: rate limits, usage counting, the cache of verified keys and the budget of unknown ones. */
 
 import { Type, type Static } from '@sinclair/typebox';
 import { section } from '../platform/settings.js';
@@ -20,6 +20,12 @@ export const keysSettings = {
   gate: section({
     cacheSize: Type.Integer({ minimum: 0, default: 10000, description: 'verified keys kept in memory' }),
     negativeCacheMs: Type.Integer({ minimum: 0, maximum: 60000, default: 2000, description: 'how long an unknown token is remembered' }),
+    negativeCacheSize: Type.Integer({ minimum: 0, default: 10000, description: 'unknown tokens remembered, apart from verified keys (so guesses cannot push those out)' }),
+  }),
+  /** What a client guessing keys may cost: database lookups that find no key, per client network. */
+  unknownKeys: section({
+    requestsPerSecond: Type.Number({ minimum: 0, default: 1, description: 'per client address (per /64 for IPv6) refill rate of key lookups that find no key; over the budget, a key this instance has not verified gets 429 without a database query; `0` turns the limit off' }),
+    burst: Type.Integer({ minimum: 1, default: 20, description: 'per client address bucket size of key lookups that find no key' }),
   }),
 };
 

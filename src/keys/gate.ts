@@ -4,6 +4,7 @@ import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
 import type { UsageRecorder } from './usage.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
+import { clientNetwork } from '../platform/client-network.js';
 import type { RateDecision, RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
 import { DatabaseUnavailableError, type Database } from '../platform/storage/database.js';
@@ -27,7 +28,7 @@ export const gatedRoute = {
   security: [{ apiKey: [] }],
   response: {
     403: { $ref: 'ErrorBody#', description: keyRejectedMessage },
-    429: { $ref: 'ErrorBody#', description: 'Rate limit of the key exceeded; see Retry-After' },
+    429: { $ref: 'ErrorBody#', description: 'Rate limit of the key, or of unknown keys from the client address, exceeded; see Retry-After' },
   },
 } as const;
 
@@ -35,9 +36,15 @@ export interface KeyGateOptions {
   db: Database;
   keys: ApiKeyStore;
   limiter: RateLimiter;
+  /**
+   * Budgets of lookups that find no key, per client network: a token this instance knows nothing
+   * of costs one before the database is asked, given back when the key exists.
+   */
+  unknownKeyLimiter: RateLimiter;
   usage: UsageRecorder;
   cacheSize: number;
   negativeCacheMs: number;
+  negativeCacheSize: number;
   /**
    * The revocation bound: a cached key is trusted only while every key change committed up to
    * this long ago is known to have been heard (or the key was verified this recently).
@@ -49,9 +56,9 @@ export interface KeyGateOptions {
 const refreshAfterMs = 5 * 60_000;
 const maxTokenLength = 256;
 
-/** What the database said about a token hash, and when the lookup started (`performance.now()`). */
+/** A key the database returned for a token hash, and when the lookup started (`performance.now()`). */
 interface Verified {
-  key: GateKey | null;
+  key: GateKey;
   verifiedAt: number;
 }
 
@@ -67,10 +74,16 @@ interface Verified {
  * working for that long after the last moment it did (or after they were verified, if later),
  * and then need the database again: without it they answer 503, so a key deleted elsewhere during
  * a partition stops working within the bound. A key not cached needs the database at once.
+ *
+ * Tokens the database does not know are remembered briefly, in a cache of their own, and a client
+ * network that keeps sending them runs out of its budget of unknown keys: then tokens this
+ * instance knows nothing of are refused (429) before they reach the database.
  */
 export class KeyGate {
-  /** Keys found (and, briefly, tokens not found: null) by token hash. */
+  /** Keys found, by token hash. */
   private readonly cache: Lru<string, Verified>;
+  /** Token hashes the database did not know, for `negativeCacheMs`: apart, so guesses cannot push keys out. */
+  private readonly unknown: Lru<string, true>;
   private readonly inflight = new Map<string, Promise<GateKey | null>>();
   /** Bumped by every invalidation, so a lookup that raced with one does not cache stale data. */
   private epoch = 0;
@@ -81,6 +94,7 @@ export class KeyGate {
 
   constructor(private readonly options: KeyGateOptions) {
     this.cache = new Lru(options.cacheSize);
+    this.unknown = new Lru(options.negativeCacheSize, { ttlMs: options.negativeCacheMs, now: () => performance.now() });
   }
 
   async start(): Promise<void> {
@@ -121,7 +135,7 @@ export class KeyGate {
       return;
     }
     const hashHex = hashTokenHex(token);
-    const found = this.lookup(hashHex);
+    const found = this.lookup(hashHex, request.ip);
     if (found instanceof Promise) {
       found.then((key) => this.admit(request, hashHex, key, done), done);
     } else {
@@ -157,11 +171,13 @@ export class KeyGate {
   invalidate(tokenHashHex: string): void {
     this.epoch++;
     this.cache.delete(tokenHashHex);
+    this.unknown.delete(tokenHashHex);
   }
 
   flush(): void {
     this.epoch++;
     this.cache.clear();
+    this.unknown.clear();
   }
 
   /** Whether a cached key may be used without the database (see the class comment). */
@@ -169,15 +185,39 @@ export class KeyGate {
     return now - Math.max(entry.verifiedAt, this.heardUntil) <= this.options.revocationBoundMs;
   }
 
-  private lookup(hex: string): Promise<GateKey | null> | GateKey | null {
+  private lookup(hex: string, address: string): Promise<GateKey | null> | GateKey | null {
     const cached = this.cache.get(hex);
-    if (cached === undefined) return this.verify(hex);
-    if (cached.key === null) return null;
+    if (cached === undefined) return this.unknown.get(hex) ? null : this.firstLookup(hex, address);
     const now = performance.now();
     if (!this.trusted(cached, now)) return this.verify(hex);
     if (now - cached.verifiedAt < refreshAfterMs) return cached.key;
     // Due for the backstop check; should the database not answer, the entry is still trusted.
     return this.verify(hex, cached);
+  }
+
+  /**
+   * A token this instance has no answer for. The client network's budget of unknown keys pays for
+   * the query before it is sent, so that many guesses sent at once cannot all reach the database,
+   * and gets the token back when the key exists. A lookup already running for the token is joined
+   * at no cost.
+   */
+  private firstLookup(hex: string, address: string): Promise<GateKey | null> {
+    const running = this.inflight.get(hex);
+    if (running) return running;
+    const limiter = this.options.unknownKeyLimiter;
+    const client = clientNetwork(address);
+    const charged = (decision: RateDecision): Promise<GateKey | null> => {
+      if (!decision.allowed) {
+        const retryAfter = { 'retry-after': String(decision.retryAfter) };
+        return Promise.reject(new ApiError('Too many requests with unknown keys from this address', 'rate-limited', retryAfter));
+      }
+      return this.verify(hex).then((key) => {
+        if (key) limiter.refund(client);
+        return key;
+      });
+    };
+    const decision = limiter.take(client);
+    return decision instanceof Promise ? decision.then(charged) : charged(decision);
   }
 
   /**
@@ -193,7 +233,7 @@ export class KeyGate {
       .findForGate(hex)
       .then(
         (key) => {
-          if (epoch === this.epoch) this.remember(hex, { key, verifiedAt });
+          if (epoch === this.epoch) this.remember(hex, key, verifiedAt);
           return key;
         },
         (error: unknown) => {
@@ -208,8 +248,14 @@ export class KeyGate {
     return lookup;
   }
 
-  private remember(hex: string, entry: Verified): void {
-    if (entry.key) this.cache.set(hex, entry);
-    else if (this.options.negativeCacheMs > 0) this.cache.set(hex, entry, this.options.negativeCacheMs);
+  private remember(hex: string, key: GateKey | null, verifiedAt: number): void {
+    if (key) {
+      this.cache.set(hex, { key, verifiedAt });
+      return;
+    }
+    // A key cached until now is gone (deleted unheard): drop it, so its token is remembered and
+    // charged like any unknown one instead of going to the database uncharged on every request.
+    this.cache.delete(hex);
+    if (this.options.negativeCacheMs > 0) this.unknown.set(hex, true);
   }
 }

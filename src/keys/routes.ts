@@ -107,7 +107,7 @@ export async function keyManagementRoutes(
           properties: {
             limit: { type: 'integer', minimum: 10, maximum: 100, default: 50, description: 'Page size' },
             // Base64 as the pages give it, or base64url with or without padding, as URLs often carry it.
-            cursor: { type: 'string', pattern: '^[A-Za-z0-9+/_ -]*={0,2}$', maxLength: 256, description: 'Cursor from the previous page (base64 or base64url)' },
+            cursor: { type: 'string', pattern: '^[A-Za-z0-9+/_ -]*={0,2}$', maxLength: 256, description: 'Cursor from the previous page of this account (base64 or base64url; opaque)' },
           },
         },
         response: { 200: { $ref: 'APIKeyPage#' }, ...errors },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from '../platform/errors.js';
 import type { Database } from '../platform/storage/database.js';
 import { hashToken, newToken, type TokenCipher } from '../platform/secrets.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import type { PageCursors } from './cursor.js';
 import { parseOriginRule, type OriginRule } from './origins.js';
 import type { ApiKeySettings } from './settings.js';
 
@@ -61,6 +61,7 @@ export class ApiKeyStore {
   constructor(
     private readonly db: Database,
     private readonly cipher: TokenCipher,
+    private readonly cursors: PageCursors,
   ) {}
 
   onChange(listener: (tokenHashHex: string) => void): void {
@@ -103,9 +104,12 @@ export class ApiKeyStore {
     return row ? this.present(row) : null;
   }
 
-  /** One page in creation order. `cursor` must come from a previous page; null starts at the beginning. */
+  /**
+   * One page in creation order. `cursor` must come from a previous page of the same account; null
+   * starts at the beginning.
+   */
   async list(accountId: string, limit: number, cursor: string | null): Promise<ApiKeyPage> {
-    const after = cursor === null ? '0' : decodeCursor(cursor);
+    const after = cursor === null ? '0' : this.cursors.open(accountId, cursor);
     if (after === null) throw new InvalidCursorError();
     const rows = await this.db.query<Row>(
       `SELECT ${columns} FROM api_keys WHERE account_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
@@ -117,7 +121,7 @@ export class ApiKeyStore {
     );
     const page = rows.slice(0, limit);
     return {
-      cursor: rows.length > limit ? encodeCursor(page.at(-1)!.position) : null,
+      cursor: rows.length > limit ? this.cursors.seal(accountId, page.at(-1)!.position) : null,
       total_count: count!.total,
       items: page.map((row) => this.present(row)),
     };

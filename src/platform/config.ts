@@ -64,7 +64,7 @@ export const platformSettings = {
     pattern: '^[A-Za-z0-9+/]{43}=$',
     env: 'MERIDIAN_MASTER_KEY',
     shownDefault: 'generated',
-    description: 'base64 of 32 bytes; encrypts API key tokens at rest (generated into the data directory when unset)',
+    description: 'base64 of 32 bytes; encrypts API key tokens at rest and seals key-listing cursors (generated into the data directory when unset)',
   }),
   logLevel: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
     default: 'info',

@@ -14,6 +14,8 @@ export interface RateLimiter {
   /** Resolves once the limiter can decide (connected, for Redis). */
   ready(): Promise<void>;
   take(id: string): RateDecision | Promise<RateDecision>;
+  /** Gives back one token `take` granted, for a charge that turned out not to be owed; never above the burst. */
+  refund(id: string): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,11 @@ export class MemoryRateLimiter implements RateLimiter {
     return refused(((1 - bucket.tokens) * 1000) / rate);
   }
 
+  refund(id: string): void {
+    const bucket = this.buckets.get(id);
+    if (bucket) bucket.tokens = Math.min(this.settings.burst, bucket.tokens + 1);
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
   }
@@ -96,8 +103,16 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
 return {granted, wait}
 `;
 
+/** Adds one token to a bucket that still exists (a bucket gone from Redis is full). */
+const refundScript = `
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+if tokens then redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[1]), tokens + 1))) end
+return 0
+`;
+
 type RedisWithLease = Redis & {
   meridianLease(key: string, rate: number, burst: number, want: number): Promise<[number, number]>;
+  meridianRefund(key: string, burst: number): Promise<number>;
 };
 
 /** How long an instance may hold tokens it took from Redis before they lapse. */
@@ -133,6 +148,7 @@ export class RedisRateLimiter implements RateLimiter {
     });
     redis.on('error', (error: Error) => this.onError(error));
     redis.defineCommand('meridianLease', { numberOfKeys: 1, lua: leaseScript });
+    redis.defineCommand('meridianRefund', { numberOfKeys: 1, lua: refundScript });
     this.redis = redis as RedisWithLease;
     this.leaseSize = Math.max(1, Math.min(settings.burst, Math.floor((settings.requestsPerSecond * leaseMs) / 1000)));
     this.sweeper = setInterval(() => {
@@ -180,6 +196,12 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
+  /** Into the shared bucket in Redis, where every instance sees it. */
+  refund(id: string): void {
+    if (this.redis.status !== 'ready') return;
+    this.redis.meridianRefund(`${this.prefix}${id}`, this.settings.burst).catch((error: Error) => this.onError(error));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.redis.disconnect();
@@ -192,6 +214,8 @@ export class NoRateLimiter implements RateLimiter {
   take(): RateDecision {
     return allowed;
   }
+
+  refund(): void {}
 
   async close(): Promise<void> {}
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
-import { RedisRateLimiter } from '../../src/platform/rate-limit.js';
+import { MemoryRateLimiter, RedisRateLimiter } from '../../src/platform/rate-limit.js';
 import { newAccount, onPostgres, redisUrl, startTestServer, startTwoInstances, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
 
 let server: TestServer;
@@ -242,6 +242,148 @@ describe('rate limits', () => {
         statuses.push((await ping(first, `?key=${key.token}`)).status, (await ping(second, `?key=${key.token}`)).status);
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 429, 429]);
+    } finally {
+      await instances.close();
+    }
+  });
+});
+
+describe('unknown keys', () => {
+  /** A request from `address` (the socket's: no proxy is trusted, so X-Forwarded-For changes nothing). */
+  async function pingFrom(target: TestServer, address: string, token: string, headers: Record<string, string> = {}) {
+    const response = await target.server.public.inject({ method: 'GET', url: `/ping?key=${token}`, remoteAddress: address, headers });
+    return { status: response.statusCode, body: response.json(), headers: response.headers };
+  }
+  let guesses = 0;
+  const guess = () => `guess-${guesses++}`;
+
+  test('a client spending its budget of unknown keys gets 429 with Retry-After, and no database query, until it refills', async (t) => {
+    let now = 1_000_000;
+    t.mock.method(performance, 'now', () => now);
+    const limited = await startTestServer(testConfig({ unknownKeys: { requestsPerSecond: 1, burst: 3 } }));
+    try {
+      const { accountId: owner } = await newAccount(limited.meridian);
+      const [cached, fresh] = [await limited.meridian.keys.create(owner, {}), await limited.meridian.keys.create(owner, {})];
+      const lookups = t.mock.method(limited.meridian.keys, 'findForGate');
+      const guesser = '203.0.113.5';
+      assert.equal((await pingFrom(limited, guesser, cached.token)).status, 200);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await pingFrom(limited, guesser, guess())).status);
+      assert.deepEqual(statuses, [403, 403, 403], 'a key that exists costs nothing: the whole budget is left for unknown ones');
+      assert.equal(lookups.mock.callCount(), 4);
+      const refused = await pingFrom(limited, guesser, guess(), { 'x-forwarded-for': '198.51.100.1' });
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers['retry-after'], '1');
+      assert.deepEqual(refused.body, { errors: [{ message: 'Too many requests with unknown keys from this address' }] });
+      assert.equal((await pingFrom(limited, guesser, fresh.token)).status, 429, 'a key not verified here needs the database too');
+      assert.equal(lookups.mock.callCount(), 4, 'refused before the database');
+      assert.equal((await pingFrom(limited, guesser, cached.token)).status, 200, 'a key verified here still works');
+      assert.equal((await pingFrom(limited, '203.0.113.6', guess())).status, 403, 'another address has its own budget');
+      now += 1000;
+      assert.equal((await pingFrom(limited, guesser, fresh.token)).status, 200, 'a second refills one lookup');
+      assert.equal((await pingFrom(limited, guesser, guess())).status, 403, 'given back, as the key existed');
+      assert.equal((await pingFrom(limited, guesser, guess())).status, 429);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('many guesses sent at once reach the database no more often than the budget allows', async (t) => {
+    // No time passes: the budget cannot refill while the requests are in flight.
+    t.mock.method(performance, 'now', () => 1_000_000);
+    const limited = await startTestServer(testConfig({ unknownKeys: { requestsPerSecond: 1, burst: 5 } }));
+    try {
+      const lookups = t.mock.method(limited.meridian.keys, 'findForGate');
+      const responses = await Promise.all(Array.from({ length: 50 }, () => pingFrom(limited, '203.0.113.7', guess())));
+      const statuses = responses.map((response) => response.status).sort();
+      assert.deepEqual(statuses, [...Array(5).fill(403), ...Array(45).fill(429)]);
+      assert.equal(lookups.mock.callCount(), 5);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('an IPv6 client has one budget for its /64', async () => {
+    const limited = await startTestServer(testConfig({ unknownKeys: { requestsPerSecond: 0.001, burst: 2 } }));
+    try {
+      const statuses = [];
+      for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2::3', '2001:db8:1:3::1']) {
+        statuses.push((await pingFrom(limited, address, guess())).status);
+      }
+      assert.deepEqual(statuses, [403, 403, 429, 403]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('the same unknown key again is answered from the negative cache, at no cost', async (t) => {
+    const limited = await startTestServer(testConfig({ unknownKeys: { requestsPerSecond: 0.001, burst: 1 } }));
+    try {
+      const lookups = t.mock.method(limited.meridian.keys, 'findForGate');
+      const token = guess();
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await pingFrom(limited, '203.0.113.8', token)).status);
+      assert.deepEqual(statuses, [403, 403, 403, 403, 403]);
+      assert.equal(lookups.mock.callCount(), 1);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('the negative cache holds at most negativeCacheSize tokens, and guesses never push verified keys out', async (t) => {
+    const limited = await startTestServer(testConfig({ gate: { cacheSize: 2, negativeCacheSize: 2 } }));
+    try {
+      const { accountId: owner } = await newAccount(limited.meridian);
+      const keys = [await limited.meridian.keys.create(owner, {}), await limited.meridian.keys.create(owner, {})];
+      for (const key of keys) assert.equal((await ping(limited, `?key=${key.token}`)).status, 200);
+      const lookups = t.mock.method(limited.meridian.keys, 'findForGate');
+      const tokens = [guess(), guess(), guess()];
+      for (const token of tokens) assert.equal((await ping(limited, `?key=${token}`)).status, 403);
+      assert.equal(lookups.mock.callCount(), 3);
+      for (const key of keys) assert.equal((await ping(limited, `?key=${key.token}`)).status, 200);
+      assert.equal(lookups.mock.callCount(), 3, 'the verified keys are still cached');
+      await ping(limited, `?key=${tokens[2]}`);
+      assert.equal(lookups.mock.callCount(), 3, 'the latest unknown token is remembered');
+      await ping(limited, `?key=${tokens[0]}`);
+      assert.equal(lookups.mock.callCount(), 4, 'the oldest was dropped to keep two');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('a refund never lifts a bucket above its burst, in memory or in Redis', async () => {
+    const settings = { requestsPerSecond: 0.001, burst: 2 };
+    const prefix = `meridian:${uniqueSchema()}:unknown-keys:`;
+    const memory = new MemoryRateLimiter(settings, () => 1_000_000);
+    const redis = new RedisRateLimiter(redisUrl, prefix, settings, (error) => assert.fail(error));
+    try {
+      await redis.ready();
+      for (const limiter of [memory, redis]) {
+        const take = async () => (await limiter.take('client')).allowed;
+        assert.equal(await take(), true);
+        limiter.refund('client');
+        limiter.refund('client');
+        // The Redis refund is sent without waiting; the next command on the connection follows it.
+        assert.deepEqual([await take(), await take(), await take()], [true, true, false]);
+        limiter.refund('client');
+        assert.deepEqual([await take(), await take()], [true, false]);
+      }
+    } finally {
+      await memory.close();
+      await redis.close();
+      await deleteKeys(prefix);
+    }
+  });
+
+  test('two servers on one PostgreSQL database and Redis share the budget of unknown keys', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
+    const instances = await startTwoInstances({ redisUrl, unknownKeys: { requestsPerSecond: 0.001, burst: 3 } });
+    const { first, second } = instances;
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await pingFrom(first, '203.0.113.9', guess())).status, (await pingFrom(second, '203.0.113.9', guess())).status);
+      }
+      assert.deepEqual(statuses, [403, 403, 403, 429, 429, 429]);
     } finally {
       await instances.close();
     }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { newAccount, startTestServer, type TestServer } from '../helpers.js';
+import { openMeridian, type Meridian } from '../../src/app.js';
+import { cleanUp, newAccount, onPostgres, startTestServer, startTwoInstances, testConfig, type TestServer } from '../helpers.js';
 
 let server: TestServer;
 let admin: FastifyInstance;
@@ -322,6 +323,42 @@ describe('listing', () => {
     }
   });
 
+  const invalidCursor = { errors: [{ message: 'cursor is not a valid page cursor' }] };
+
+  test("another account's cursor and an altered cursor are 400 with the error body", async () => {
+    const { body } = await list('?limit=10');
+    const intruder = (await newAccount(server.meridian, 'intruder')).auth;
+    for (let i = 0; i < 11; i++) await createKey({}, intruder);
+    const foreign = await list(`?limit=10&cursor=${encodeURIComponent(body.cursor)}`, intruder);
+    assert.equal(foreign.status, 400);
+    assert.deepEqual(foreign.body, invalidCursor);
+    // The last character's lowest bit is padding that a lenient decoder ignores: still an alteration.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const last = alphabet[alphabet.indexOf(body.cursor.replace(/=+$/, '').at(-1)) ^ 1];
+    const altered = body.cursor.replace(/.(=*)$/, `${last}$1`);
+    const response = await list(`?limit=10&cursor=${encodeURIComponent(altered)}`);
+    assert.equal(response.status, 400);
+    assert.deepEqual(response.body, invalidCursor);
+  });
+
+  test('a cursor does not carry the global creation sequence', async () => {
+    const before = (await list('?limit=10')).body.cursor as string;
+    // As if a quadrillion keys had been created by other accounts since.
+    await server.meridian.db.query(`SELECT setval(pg_get_serial_sequence('api_keys', 'seq'), 1000000000000000)`);
+    const late = (await newAccount(server.meridian, 'late')).auth;
+    const lateIds: string[] = [];
+    for (let i = 0; i < 11; i++) lateIds.push((await createKey({}, late)).body.id);
+    const { body } = await list('?limit=10', late);
+    const [row] = await server.meridian.db.query<{ seq: string }>('SELECT seq::text AS seq FROM api_keys WHERE id = $1', [lateIds[9]]);
+    assert.equal(row!.seq.length, 16);
+    assert.ok(!Buffer.from(body.cursor, 'base64').includes(Buffer.from(row!.seq)), 'sequence in clear');
+    assert.equal(body.cursor.length, before.length, 'a cursor is as long whatever the position');
+    const again = await list('?limit=10', late);
+    assert.notEqual(again.body.cursor, body.cursor, 'the same position is sealed anew each time');
+    const next = await list(`?limit=10&cursor=${encodeURIComponent(again.body.cursor)}`, late);
+    assert.deepEqual(next.body.items.map((k: { id: string }) => k.id), lateIds.slice(10));
+  });
+
   test('paging neither skips nor repeats keys while others are created and deleted', async () => {
     const pager = (await newAccount(server.meridian, 'pager')).auth;
     const original: string[] = [];
@@ -348,6 +385,45 @@ describe('listing', () => {
     assert.equal(new Set(seen).size, seen.length, 'no key repeated');
     for (const id of original) {
       if (!deleted.has(id)) assert.ok(seen.includes(id), `key ${id} present throughout was skipped`);
+    }
+  });
+});
+
+describe('cursors outside one process', () => {
+  test('a cursor stays valid after a restart', async () => {
+    const config = testConfig();
+    let meridian: Meridian | null = await openMeridian(config);
+    try {
+      const { accountId } = await newAccount(meridian);
+      const ids: string[] = [];
+      for (let i = 0; i < 11; i++) ids.push((await meridian.keys.create(accountId, {})).id);
+      const page = await meridian.keys.list(accountId, 10, null);
+      await meridian.close();
+      meridian = null;
+      meridian = await openMeridian(config);
+      const next = await meridian.keys.list(accountId, 10, page.cursor);
+      assert.deepEqual(next.items.map((key) => key.id), ids.slice(10));
+    } finally {
+      await meridian?.close();
+      await cleanUp(config);
+    }
+  });
+
+  test('a cursor made by one instance pages on at another sharing the database', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
+    const { first, second, close } = await startTwoInstances();
+    try {
+      const { auth: token } = await newAccount(first.meridian);
+      const ids: string[] = [];
+      for (let i = 0; i < 11; i++) {
+        const created = await first.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: token }, payload: {} });
+        ids.push(created.json().id);
+      }
+      const page = (await first.server.admin.inject({ method: 'GET', url: '/v1/api_keys?limit=10', headers: { authorization: token } })).json();
+      const next = await second.server.admin.inject({ method: 'GET', url: `/v1/api_keys?limit=10&cursor=${encodeURIComponent(page.cursor)}`, headers: { authorization: token } });
+      assert.equal(next.statusCode, 200, next.body);
+      assert.deepEqual(next.json().items.map((key: { id: string }) => key.id), ids.slice(10));
+    } finally {
+      await close();
     }
   });
 });
