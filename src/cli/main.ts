@@ -27,7 +27,8 @@ Commands:
   weather fetch [--run latest|YYYYMMDDHH]     download a GFS run (only the needed fields) and ingest it
   render MAP (--center LON,LAT,ZOOM | --bounds MINX,MINY,MAXX,MAXY | --auto) --size WxH[@2x]
          [--format png|jpg|webp] [--path P]... [--markers M]... [--attribution CORNER|false]
-         [--padding F] -o FILE                render a static map image without a server
+         [--padding F] [--language xx] -o FILE
+                                             render a static map image without a server
   maps build-world [--out DIR]               build the default map \`world\` (Natural Earth, GSHHG) into
                                              DIR (default the maps folder, <data>/maps)
   maps build-sprite SVG_DIR OUT_BASE         build a sprite (OUT_BASE.json/.png and @2x) from the SVG
@@ -67,6 +68,7 @@ export async function main(argv: string[]): Promise<number> {
         path: { type: 'string', multiple: true },
         markers: { type: 'string', multiple: true },
         padding: { type: 'string' },
+        language: { type: 'string' },
         output: { type: 'string', short: 'o' },
         out: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -103,6 +105,7 @@ export async function main(argv: string[]): Promise<number> {
         markers: values.markers ?? [],
         attribution: values.attribution,
         padding: values.padding,
+        language: values.language,
         out: values.output,
       });
       process.stderr.write(`Wrote ${values.output} (${bytes} bytes)\n`);

@@ -21,6 +21,7 @@ export interface RenderOptions {
   markers: string[];
   attribution?: string | undefined;
   padding?: string | undefined;
+  language?: string | undefined;
   out: string;
 }
 
@@ -38,6 +39,7 @@ export async function renderToFile(config: Config, options: RenderOptions): Prom
     const query: Query = { path: options.path, markers: options.markers };
     if (options.attribution !== undefined) query.attribution = options.attribution;
     if (options.padding !== undefined) query.padding = options.padding;
+    if (options.language !== undefined) query.language = options.language;
     const spec = `${areas[0]}/${options.size}.${options.format}`;
     const request = parseStaticRequest(map.id, spec, query, 0, map.formats);
     const icons = await new IconLoader(config.maps.icons).load(request.markers.flatMap((group) => (group.icon ? [group.icon] : [])));

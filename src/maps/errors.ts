@@ -2,3 +2,4 @@
 export const OUT_OF_BOUNDS = 'Out of bounds';
 export const INVALID_FORMAT = 'Invalid format';
 export const INVALID_IMAGE_SIZE = 'Invalid image size';
+export const INVALID_LANGUAGE = 'Invalid language';

@@ -38,8 +38,8 @@ function rewriteSource(id: string, spec: SourceSpecification, map: LoadedMap, li
   }
 }
 
-export function rewriteStyle(map: LoadedMap, links: MapLinks): StyleSpecification {
-  const { style } = map;
+/** `style` (the map's, or one derived from it, e.g. in another language) with Meridian's URLs. */
+export function rewriteStyle(map: LoadedMap, style: StyleSpecification, links: MapLinks): StyleSpecification {
   const sources = Object.fromEntries(Object.entries(style.sources).map(([id, spec]) => [id, rewriteSource(id, spec, map, links)]));
   const sprite =
     style.sprite === undefined

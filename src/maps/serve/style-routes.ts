@@ -15,6 +15,7 @@ import type { LoadedMap, MapRegistry } from '../registry.js';
 import { GeoJsonSource } from '../../render/source/geojson.js';
 import type { MapSource } from '../../render/source/source.js';
 import { rewriteStyle } from './style-rewrite.js';
+import { LANGUAGE_DESCRIPTION, localizedStyle, parseLanguage } from '../language.js';
 import { tileJsonOf, tileJsonSchema } from './tilejson.js';
 import { NotFoundError } from '../../platform/errors.js';
 
@@ -27,13 +28,14 @@ export interface StyleRouteOptions {
 }
 
 const querystring = { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } } as const;
+const styleQuerystring = { type: 'object', properties: { ...querystring.properties, language: { type: 'string', description: LANGUAGE_DESCRIPTION } } } as const;
 const params = (...names: string[]) => ({
   type: 'object',
   required: names,
   properties: Object.fromEntries(names.map((name) => [name, { type: 'string', description: name === 'mapId' ? 'Map identifier' : 'Source id of the style' }])),
 });
 
-type Request<P> = { Params: P; Querystring: { key: string } };
+type Request<P> = { Params: P; Querystring: { key: string; language?: string } };
 
 export function mapOf(registry: MapRegistry, mapId: string): LoadedMap {
   const map = registry.get(mapId);
@@ -60,10 +62,11 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
         summary: 'The map’s MapLibre style, its sources, glyphs and sprite at Meridian’s URLs with the same key',
         security: gatedRoute.security,
         params: params('mapId'),
-        querystring,
+        querystring: styleQuerystring,
         response: {
-          200: { description: 'MapLibre style (v8)', type: 'object', additionalProperties: true },
+          200: { description: 'MapLibre style (v8), its labels in `language` when given', type: 'object', additionalProperties: true },
           304: { description: 'Not modified (If-None-Match)' },
+          400: { $ref: 'ErrorBody#', description: 'Invalid language' },
           ...notFound('No such map'),
           ...gatedRoute.response,
         },
@@ -71,7 +74,8 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
     },
     async (request, reply) => {
       const map = mapOf(registry, request.params.mapId);
-      const style = rewriteStyle(map, mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key));
+      const language = parseLanguage(request.query.language);
+      const style = rewriteStyle(map, localizedStyle(map.style, language), mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key));
       return sendCached(request, reply, JSON.stringify(style), 'application/json; charset=utf-8', maxAgeSeconds);
     },
   );

@@ -18,6 +18,7 @@ import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, ty
 import type { Viewport } from '../../render/view/viewport.js';
 import { autoViewport, checkViewport, fitBounds, type Bounds } from './fit.js';
 import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
+import { parseLanguage } from '../language.js';
 
 
 export const MIN_SIZE = 1;
@@ -41,6 +42,8 @@ export interface StaticRequest {
   attribution: Attribution;
   padding: number;
   shortest: boolean;
+  /** The language labels are shown in (language.ts); null for the style's own. */
+  language: string | null;
 }
 
 const NUMBER = String.raw`-?(?:\d+(?:\.\d*)?|\.\d+)`;
@@ -76,6 +79,7 @@ export function parseStaticRequest(
   const shortest = parseBoolean(single(query, 'shortest', 'false')) ?? invalid('shortest');
   const latlng = parseBoolean(single(query, 'latlng', 'false')) ?? invalid('latlng');
   const defaults = deprecatedDefaults(query, shortest);
+  const language = parseLanguage(query.language);
 
   const pathValues = [...all(query, 'path'), ...all(query, 'encodedpath').map((text) => `enc:${text}`)];
   const paths = pathValues.map((value) => parsePath(value, defaults, latlng));
@@ -83,7 +87,7 @@ export function parseStaticRequest(
   const points = paths.reduce((sum, path) => sum + path.points.length, 0) + markers.reduce((sum, group) => sum + group.markers.length, 0);
   if (points > MAX_POINTS) throw new ApiError(`Too many points: at most ${MAX_POINTS} in all paths and markers`);
 
-  const common = { mapId, format, paths, markers, attribution, padding, shortest };
+  const common = { mapId, format, paths, markers, attribution, padding, shortest, language };
   if (area[1] !== undefined) {
     const center: [number, number] = [Number(area[1]), Number(area[2])];
     const zoom = Number(area[3]);

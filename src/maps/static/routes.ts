@@ -8,6 +8,7 @@ import type { RenderPool } from './pool.js';
 import { compileStyle } from '../../render/style/style.js';
 import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';
+import { LANGUAGE_DESCRIPTION } from '../language.js';
 import { parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
@@ -50,6 +51,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       shortest: text('true draws every path the short way across the antimeridian (default false)'),
       padding: text('Margin around fitted bounds or features, as a fraction of the size on each side (default 0.1)'),
       latlng: text('true reads every coordinate pair of path and markers as lat,lon (default false)'),
+      language: text(LANGUAGE_DESCRIPTION),
       fill: text('Deprecated: default fill colour of every path'),
       stroke: text('Deprecated: default stroke colour of every path'),
       width: text('Deprecated: default stroke width of every path, CSS pixels'),
@@ -62,7 +64,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
     },
     304: { description: 'Not modified (If-None-Match)' },
-    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, or a malformed path or marker' },
+    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, or a malformed path or marker' },
     404: { $ref: 'ErrorBody#', description: 'No such map' },
     414: { $ref: 'ErrorBody#', description: URI_TOO_LONG },
     503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
@@ -93,7 +95,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       const parsed = parseStaticRequest(mapId, `${area}/${imageSpec}`, request.query, Buffer.byteLength(request.raw.url ?? ''), map.formats);
       const viewport = withinMapZooms(parsed, map);
       const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
-      const bytes = await options.pool.render(mapId, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons });
+      const bytes = await options.pool.render(mapId, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language });
       return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
     },
   );

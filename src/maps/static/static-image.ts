@@ -14,6 +14,8 @@ import { registerFonts } from './fonts.js';
 import type { Path, MarkerGroup } from './overlays.js';
 import type { LoadedMap } from '../registry.js';
 import { compileStyle, type CompiledStyle } from '../../render/style/style.js';
+import { Lru } from '../../platform/lru.js';
+import { CACHED_LANGUAGES, localizedStyle } from '../language.js';
 import { renderMap } from '../../render/renderer.js';
 import type { Attribution } from './draw/attribution.js';
 import type { Format } from '../image-format.js';
@@ -27,18 +29,23 @@ export interface StaticImageJob {
   attribution: Attribution;
   /** The bytes of every marker icon the job uses, by URL (fetched beforehand, see icons.ts). */
   icons: Map<string, Uint8Array>;
+  /** The language of the labels (language.ts); null for the style's own. */
+  language: string | null;
 }
 
-const compiled = new WeakMap<LoadedMap, CompiledStyle>();
+/** Per map, its style compiled for each language asked for lately ('' for the style's own). */
+const compiled = new WeakMap<LoadedMap, Lru<string, CompiledStyle>>();
 
-/** The map's style compiled once per map and thread. */
-export function compiledStyleOf(map: LoadedMap): CompiledStyle {
-  let style = compiled.get(map);
-  if (!style) {
-    style = compileStyle(map.style);
-    compiled.set(map, style);
+/** The map's style in `language`, compiled once per map, language and thread. */
+export function compiledStyleOf(map: LoadedMap, language: string | null): CompiledStyle {
+  let byLanguage = compiled.get(map);
+  if (!byLanguage) {
+    // One more than the languages: the style's own stays while they come and go.
+    byLanguage = new Lru(CACHED_LANGUAGES + 1);
+    compiled.set(map, byLanguage);
   }
-  return style;
+  const key = language ?? '';
+  return byLanguage.get(key) ?? byLanguage.set(key, compileStyle(localizedStyle(map.style, language)));
 }
 
 export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {
@@ -47,7 +54,7 @@ export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, sig
   const images = await map.images(job.viewport.pixelRatio);
   // JPEG has no alpha: the map is drawn over white.
   const background = job.format === 'jpg' ? '#ffffff' : undefined;
-  const canvas = await renderMap(compiledStyleOf(map), map.sources, job.viewport, { signal, images, fonts, background });
+  const canvas = await renderMap(compiledStyleOf(map, job.language), map.sources, job.viewport, { signal, images, fonts, background });
   const ctx = canvas.getContext('2d');
   ctx.setTransform(job.viewport.pixelRatio, 0, 0, job.viewport.pixelRatio, 0, 0);
   const frame = frameOf(job.viewport);

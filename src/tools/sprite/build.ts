@@ -1,6 +1,7 @@
 /**
  * `meridian maps build-sprite SVG_DIR OUT_BASE`: a MapLibre sprite (`OUT_BASE.json` + `.png` and
- * `OUT_BASE@2x.json` + `.png`) from a folder of SVG files, each an image named after its file. The
+ * `OUT_BASE@2x.json` + `.png`) from a folder of SVG files, each an image named after its file
+ * (`buildSprite`), or from a list of named SVGs (`writeSprite`, for tools that pick their icons). The
  * SVGs are rasterised by sharp (librsvg) at their own size times the pixel ratio and packed with
  * potpack, a pixel apart.
  *
@@ -26,7 +27,7 @@ const SDF_RADIUS = 8;
 const MAX_IMAGE_SIDE = 2048;
 const RATIOS = [1, 2] as const;
 
-interface Options {
+export interface SpriteImageOptions {
   sdf?: boolean;
   stretchX?: [number, number][];
   stretchY?: [number, number][];
@@ -40,7 +41,7 @@ interface Raster {
   width: number;
   height: number;
   rgba: Buffer;
-  options: Options;
+  options: SpriteImageOptions;
   /** Pixels added on each side (SDF images). */
   buffer: number;
 }
@@ -58,23 +59,38 @@ export async function buildSprite(svgDir: string, outBase: string): Promise<Buil
     throw new Error(`cannot read ${svgDir}: ${(error as Error).message}`);
   }
   if (names.length === 0) throw new Error(`${svgDir} has no .svg files`);
-  const sources = await Promise.all(
+  const images = await Promise.all(
     names.map(async (name) => ({ name, svg: await readFile(path.join(svgDir, `${name}.svg`)), options: await readOptions(path.join(svgDir, `${name}.json`)) })),
   );
+  return writeSprite(images, outBase);
+}
+
+/** One image of a sprite: its name in the index, its SVG, and what the SVG cannot say. */
+export interface SpriteImage {
+  name: string;
+  svg: Buffer;
+  options: SpriteImageOptions;
+}
+
+/** Writes the sprite of these images (names unique) at OUT_BASE, 1x and @2x. */
+export async function writeSprite(images: readonly SpriteImage[], outBase: string): Promise<BuiltSprite> {
+  if (images.length === 0) throw new Error('a sprite needs at least one image');
+  const duplicate = images.find((image, i) => images.findIndex((other) => other.name === image.name) !== i);
+  if (duplicate) throw new Error(`two images are named "${duplicate.name}"`);
   await mkdir(path.dirname(path.resolve(outBase)), { recursive: true });
   const files: string[] = [];
   for (const ratio of RATIOS) {
-    const rasters = await Promise.all(sources.map(({ name, svg, options }) => rasterise(name, svg, options, ratio)));
+    const rasters = await Promise.all(images.map(({ name, svg, options }) => rasterise(name, svg, options, ratio)));
     const { png, index } = await pack(rasters, ratio);
     const suffix = ratio === 1 ? '' : `@${ratio}x`;
     await writeFile(`${outBase}${suffix}.png`, png);
     await writeFile(`${outBase}${suffix}.json`, `${JSON.stringify(index, null, 2)}\n`);
     files.push(`${outBase}${suffix}.json`, `${outBase}${suffix}.png`);
   }
-  return { images: names.length, files };
+  return { images: images.length, files };
 }
 
-async function readOptions(file: string): Promise<Options> {
+async function readOptions(file: string): Promise<SpriteImageOptions> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -92,10 +108,10 @@ async function readOptions(file: string): Promise<Options> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new Error(`${file} is not a JSON object`);
   const unknown = Object.keys(options).filter((key) => !known.includes(key));
   if (unknown.length > 0) throw new Error(`${file}: unknown ${unknown.join(', ')} (known: ${known.join(', ')})`);
-  return options as Options;
+  return options as SpriteImageOptions;
 }
 
-async function rasterise(name: string, svg: Buffer, options: Options, ratio: number): Promise<Raster> {
+async function rasterise(name: string, svg: Buffer, options: SpriteImageOptions, ratio: number): Promise<Raster> {
   let raw: { data: Buffer; info: OutputInfo };
   try {
     raw = await sharp(svg, { density: 72 * ratio }).ensureAlpha().raw().toBuffer({ resolveWithObject: true });

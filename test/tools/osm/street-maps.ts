@@ -1,0 +1,50 @@
+/**
+ * The street styles over real OpenStreetMap data, as map definitions for tests. The archives in
+ * test/fixtures/osm were made from the samples Debian ships in python-osmnx-doc (West-Oakland.osm.bz2
+ * and the Kirchberg an der Iller extract planet_10.068,48.135_10.071,48.137.osm, through osmium) by
+ * tilemaker 2.2 with its example OpenMapTiles config and profile (the shapefile layers removed, and
+ * the profile also writing `name`, `name:de` and `name:en`, as Meridian's does). world.pmtiles is
+ * the world map (`meridian maps build-world`) cut to zooms 0-4, one tile per zoom around each
+ * sample and the test town.
+ */
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
+import { buildStreetSprite, STYLES, stylesDir, type StreetStyle } from '../../../src/tools/osm/sprite.js';
+import { repoRoot } from '../../render/suite/cases.js';
+import { tempDir } from '../../helpers.js';
+
+const fixtures = path.join(repoRoot, 'test/fixtures/osm');
+
+export const SAMPLES = {
+  oakland: { archive: `mbtiles://${path.join(fixtures, 'west-oakland.mbtiles')}`, center: [-122.3004, 37.8076] },
+  kirchberg: { archive: `mbtiles://${path.join(fixtures, 'kirchberg.mbtiles')}`, center: [10.0695, 48.136] },
+  town: { archive: `pmtiles://${path.join(repoRoot, 'test/fixtures/render/_data/town/openmaptiles.pmtiles')}`, center: [8.3165, 47.2212] },
+} as const;
+export type Sample = keyof typeof SAMPLES;
+
+export function readStyle(name: StreetStyle): StyleSpecification {
+  return JSON.parse(readFileSync(path.join(stylesDir, `${name}.json`), 'utf8')) as StyleSpecification;
+}
+
+/**
+ * A folder with the three styles over `sample` (their two source URLs rewritten, as the importer
+ * rewrites them) and the sprite, and the definitions `<style>` of maps over them.
+ */
+export async function writeStreetMaps(sample: Sample): Promise<{ dir: string; definitions: Record<StreetStyle, { style: string }> }> {
+  const dir = tempDir();
+  await buildStreetSprite(path.join(dir, 'sprite'));
+  const definitions = {} as Record<StreetStyle, { style: string }>;
+  for (const name of STYLES) {
+    const style = readStyle(name);
+    style.sources = {
+      openmaptiles: { type: 'vector', url: SAMPLES[sample].archive },
+      world: { type: 'vector', url: `pmtiles://${path.join(fixtures, 'world.pmtiles')}` },
+    };
+    const file = path.join(dir, `${name}.json`);
+    writeFileSync(file, JSON.stringify(style));
+    definitions[name] = { style: file };
+  }
+  return { dir, definitions };
+}
