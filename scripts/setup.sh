@@ -14,10 +14,13 @@ fi
 # reference GRIB decoder the weather tests compare with, and the lakes and rivers of the default
 # map: GSHHG at crude to high resolution (gmt-gshhg-low, gmt-gshhg-high), which only GMT reads;
 # the fonts the map renderer draws text with: Noto Sans (Latin, Greek, Cyrillic, Arabic and more),
-# Noto Sans CJK and Open Sans. With --dev also Chromium, in which MapLibre GL JS
+# Noto Sans CJK and Open Sans; for street maps (`meridian maps import`) tilemaker and osmium-tool,
+# GSHHG at full resolution (the sea around an extract) and the OpenStreetMap samples of
+# python-osmnx-doc that the quick start imports. With --dev also Chromium, in which MapLibre GL JS
 # renders the reference images of the render tests and the static-map benchmark's peer.
 packages=(g++ make python3 libproj-dev proj-data proj-bin libsqlite3-dev python-grib-doc libeccodes-tools
-  gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans)
+  gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans
+  tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc)
 [ "${1:-}" = "--dev" ] && packages+=(chromium)
 missing=()
 for package in "${packages[@]}"; do

@@ -9,6 +9,9 @@ import { ApiError } from '../platform/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
 import { buildWorld } from '../tools/world/build.js';
 import { buildSprite } from '../tools/sprite/build.js';
+import { importExtract, ImportUsageError } from '../tools/osm/import.js';
+import { ExtractError } from '../tools/osm/extract.js';
+import { progressOn } from '../platform/progress.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 
@@ -31,6 +34,10 @@ Commands:
                                              render a static map image without a server
   maps build-world [--out DIR]               build the default map \`world\` (Natural Earth, GSHHG) into
                                              DIR (default the maps folder, <data>/maps)
+  maps import EXTRACT [--id ID] [--minzoom 0] [--maxzoom 14]
+                                             street maps from an OpenStreetMap extract (.osm.pbf, .osm,
+                                             .osm.bz2): the maps ID, ID-light and ID-dark (default ID
+                                             from the file name), published in the maps folder
   maps build-sprite SVG_DIR OUT_BASE         build a sprite (OUT_BASE.json/.png and @2x) from the SVG
                                              files of SVG_DIR (name.json beside name.svg: sdf, stretchX...)
   migrate                                    apply database migrations and exit
@@ -71,6 +78,9 @@ export async function main(argv: string[]): Promise<number> {
         language: { type: 'string' },
         output: { type: 'string', short: 'o' },
         out: { type: 'string' },
+        id: { type: 'string' },
+        minzoom: { type: 'string' },
+        maxzoom: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -117,6 +127,20 @@ export async function main(argv: string[]): Promise<number> {
         print(await buildSprite(path.resolve(argument), path.resolve(more[0]!)));
         return 0;
       }
+      if (sub === 'import') {
+        if (!argument || more.length > 0) throw new UsageError('maps import needs one EXTRACT file');
+        const zoom = (value: string) => (/^\d+$/.test(value) ? Number(value) : NaN);
+        print(
+          await importExtract(argument, {
+            mapsDir: config.maps.dir ?? path.join(config.dataDir, 'maps'),
+            ...(values.id === undefined ? {} : { id: values.id }),
+            ...(values.minzoom === undefined ? {} : { minzoom: zoom(values.minzoom) }),
+            ...(values.maxzoom === undefined ? {} : { maxzoom: zoom(values.maxzoom) }),
+            progress: progressOn(process.stderr),
+          }),
+        );
+        return 0;
+      }
       if (sub !== 'build-world') throw new UsageError(`Unknown maps command "${sub ?? ''}"`);
       print(await buildWorld(path.resolve(values.out ?? config.maps.dir ?? path.join(config.dataDir, 'maps'))));
       return 0;
@@ -140,7 +164,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof ControlError || error instanceof ApiError) {
+    if (error instanceof ImportUsageError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof ControlError || error instanceof ApiError || error instanceof ExtractError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }
