@@ -119,7 +119,8 @@ function bbox(points: readonly Position[]): [number, number, number, number] {
   return [w, s, e, n];
 }
 
-function inside(point: Position, ring: readonly Position[]): boolean {
+/** Whether a point is inside a ring (even-odd rule). */
+export function inside(point: Position, ring: readonly Position[]): boolean {
   const [x, y] = point as [number, number];
   let result = false;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {

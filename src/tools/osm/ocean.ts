@@ -16,7 +16,7 @@
  */
 
 import type { Polygon, Position } from 'geojson';
-import { inSea, readCoastline, type Region } from '../gshhg.js';
+import { inSea, inside, readCoastline, type Region } from '../gshhg.js';
 
 export const CELL_DEGREES = 0.5;
 /** How far beside a coast line its side is tested, in degrees (about a metre). */
@@ -48,16 +48,6 @@ export function signedArea(ring: readonly Position[]): number {
   let sum = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) sum += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
   return sum;
-}
-
-function contains(ring: readonly Position[], [x, y]: Position): boolean {
-  let result = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i] as [number, number];
-    const [xj, yj] = ring[j] as [number, number];
-    if (yi > y! !== yj > y! && x! < ((xj - xi) * (y! - yi)) / (yj - yi) + xi) result = !result;
-  }
-  return result;
 }
 
 /** A point just left of a line, beside the middle of its longest segment. */
@@ -199,7 +189,7 @@ export function seaOfCell(cell: Region, oriented: readonly Position[][], cornerI
 
   const polygons = outers.map((outer) => ({ outer: cleanRing(outer), holes: [] as Position[][] }));
   for (const island of islands) {
-    polygons.find(({ outer }) => contains(outer, island[0]!))?.holes.push(island);
+    polygons.find(({ outer }) => inside(island[0]!, outer))?.holes.push(island);
   }
   return polygons.map(({ outer, holes }) => ({ type: 'Polygon', coordinates: [outer, ...holes] }));
 }

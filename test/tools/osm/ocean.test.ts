@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import type { Polygon, Position } from 'geojson';
-import { inSea, type Region } from '../../../src/tools/gshhg.js';
+import { inSea, inside, type Region } from '../../../src/tools/gshhg.js';
 import { cellsOf, edgePosition, seaOfCell, seaPolygons, signedArea, withoutEdges } from '../../../src/tools/osm/ocean.js';
 import { requirePeers } from '../../peers.js';
 
-function inRing(ring: readonly Position[], [x, y]: Position): boolean {
-  let result = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i] as [number, number];
-    const [xj, yj] = ring[j] as [number, number];
-    if (yi > y! !== yj > y! && x! < ((xj - xi) * (y! - yi)) / (yj - yi) + xi) result = !result;
-  }
-  return result;
-}
-
 function inPolygons(polygons: readonly Polygon[], point: Position): boolean {
-  return polygons.some(({ coordinates: [outer, ...holes] }) => inRing(outer!, point) && !holes.some((hole) => inRing(hole, point)));
+  return polygons.some(({ coordinates: [outer, ...holes] }) => inside(point, outer!) && !holes.some((hole) => inside(point, hole)));
 }
 
 const cell: Region = [0, 0, 1, 1];
