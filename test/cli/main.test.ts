@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { cleanUp, freePort, onPostgres, testConfig } from '../helpers.js';
+import { KIRCHBERG, requirePeers } from '../peers.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/meridian.js');
 const config = testConfig();
@@ -124,4 +126,25 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
     server.kill('SIGTERM');
   }
   assert.equal(await exited, 0, output);
+});
+
+test('maps import: a street map from an OSM sample with plain progress lines off a terminal, and bad input named', async () => {
+  requirePeers('osmSamples', 'gshhgFull');
+  const imported = await run(['maps', 'import', KIRCHBERG, '--id', 'kirchberg', '--maxzoom', '13']);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.deepEqual(JSON.parse(imported.stdout).maps, ['kirchberg', 'kirchberg-light', 'kirchberg-dark']);
+  assert.match(imported.stderr, /^Writing tiles…$/m);
+  assert.match(imported.stderr, /^Publishing: done in \d+ s$/m);
+  assert.ok(!imported.stderr.includes('\r'), 'no redrawn line off a terminal');
+  const rendered = await run(['render', 'kirchberg', '--center', '10.0695,48.136,16', '--size', '64x64', '-o', path.join(config.dataDir, 'k.png')]);
+  assert.equal(rendered.code, 0, rendered.stderr);
+
+  const notOsm = path.join(config.dataDir, 'notes.txt');
+  writeFileSync(notOsm, 'hello');
+  const refused = await run(['maps', 'import', notOsm]);
+  assert.equal(refused.code, 1);
+  assert.equal(refused.stderr.trim().split('\n').at(-1), `${notOsm} is not an OpenStreetMap extract (expected PBF, or OSM XML plain, .bz2 or .gz)`);
+  const badZoom = await run(['maps', 'import', KIRCHBERG, '--maxzoom', 'x']);
+  assert.equal(badZoom.code, 2);
+  assert.match(badZoom.stderr, /--maxzoom must be an integer from 0 to 14/);
 });
