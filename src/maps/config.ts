@@ -22,7 +22,7 @@ export const mapsSettings = section({
     default: 256,
     env: 'MERIDIAN_MAPS_TILE_CACHE_MB',
     description:
-      'decoded tiles kept in memory, per render thread, with the paths and selections drawn from them (sizes as measured on Node 20; resident memory runs about 1.5x the figure)',
+      'decoded tiles kept in memory, per render thread, with the paths, selections and label layouts drawn from them (sizes as measured on Node 20; resident memory runs about 1.5x the figure)',
   }),
   workers: Type.Integer({
     minimum: 1,
