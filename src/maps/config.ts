@@ -22,7 +22,7 @@ export const mapsSettings = section({
     default: 256,
     env: 'MERIDIAN_MAPS_TILE_CACHE_MB',
     description:
-      'decoded tiles kept in memory, per render thread, with the paths and selections drawn from them (sizes as measured on Node 20; resident memory runs about 1.5x the figure)',
+      'decoded tiles kept in memory, per render thread, with the paths, selections and label layouts drawn from them (sizes as measured on Node 20; resident memory runs about 1.5x the figure)',
   }),
   workers: Type.Integer({
     minimum: 1,
@@ -39,6 +39,12 @@ export const mapsSettings = section({
     maxBytes: Type.Integer({ minimum: 1, default: 1048576, description: 'largest marker icon' }),
     timeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 5000, description: 'time limit of an icon download' }),
     cacheEntries: Type.Integer({ minimum: 0, default: 256, description: 'icons kept in memory' }),
+    cacheBytes: Type.Integer({
+      minimum: 0,
+      default: 33554432,
+      env: 'MERIDIAN_MAPS_ICON_CACHE_BYTES',
+      description: 'bytes of the icons kept in memory, together (the least recently used go first past it, or past `cacheEntries`)',
+    }),
     allowPrivateAddresses: Type.Boolean({ default: false, description: 'allow icon URLs on loopback and private networks' }),
     maxPerRequest: Type.Integer({ minimum: 1, default: 16, description: 'distinct icon URLs one image may name (400 beyond, before any download)' }),
     maxBytesPerRequest: Type.Integer({ minimum: 1, default: 4194304, description: 'icon bytes one image may download (400 beyond)' }),

@@ -144,7 +144,7 @@ test('registries open side by side with their own handles and caches; closing on
 
 test('the maps settings have defaults, come from the file and the environment, and a bad one is named', () => {
   const defaults = loadConfig();
-  assert.deepEqual({ ...defaults.maps, workers: 0 }, { dir: null, definitions: {}, tileCacheMB: 256, workers: 0, queue: 64, timeoutMs: 15000, maxAgeSeconds: 86400, icons: { maxBytes: 1048576, timeoutMs: 5000, cacheEntries: 256, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 } });
+  assert.deepEqual({ ...defaults.maps, workers: 0 }, { dir: null, definitions: {}, tileCacheMB: 256, workers: 0, queue: 64, timeoutMs: 15000, maxAgeSeconds: 86400, icons: { maxBytes: 1048576, timeoutMs: 5000, cacheEntries: 256, cacheBytes: 33554432, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 } });
   assert.ok(defaults.maps.workers >= 1 && defaults.maps.workers <= 4);
 
   const file = path.join(tempDir(), 'meridian.json');
@@ -153,9 +153,10 @@ test('the maps settings have defaults, come from the file and the environment, a
   assert.equal(fromFile.maps.dir, path.resolve('my-maps'));
   assert.deepEqual(fromFile.maps.definitions, { osm: { style: 'osm/style.json', formats: ['png'] } });
   assert.deepEqual([fromFile.maps.tileCacheMB, fromFile.maps.workers, fromFile.maps.queue, fromFile.maps.timeoutMs], [32, 2, 8, 5000]);
-  assert.deepEqual(fromFile.maps.icons, { maxBytes: 2048, timeoutMs: 5000, cacheEntries: 256, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 });
+  assert.deepEqual(fromFile.maps.icons, { maxBytes: 2048, timeoutMs: 5000, cacheEntries: 256, cacheBytes: 33554432, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 });
   assert.equal(loadConfig({ env: { MERIDIAN_MAPS_MAX_AGE: '60' } }).maps.maxAgeSeconds, 60);
   assert.equal(loadConfig({ env: { MERIDIAN_MAPS_DIR: '/srv/maps' } }).maps.dir, '/srv/maps');
+  assert.equal(loadConfig({ env: { MERIDIAN_MAPS_ICON_CACHE_BYTES: '1024' } }).maps.icons.cacheBytes, 1024);
 
   const configFile = (maps: unknown) => {
     const bad = path.join(tempDir(), 'meridian.json');

@@ -48,3 +48,59 @@ test('a cache of capacity 0 keeps nothing', () => {
   assert.equal(lru.set('a', 1), 1);
   assert.equal(lru.get('a'), undefined);
 });
+
+test('with weigh and maxWeight, the least recently used go once the values weigh too much together', () => {
+  const evicted: string[] = [];
+  const lru = new Lru<string, Uint8Array>(100, { weigh: (bytes) => bytes.byteLength, maxWeight: 10, onEvict: (_value, key) => evicted.push(key) });
+  lru.set('a', new Uint8Array(4));
+  lru.set('b', new Uint8Array(4));
+  lru.get('a');
+  assert.equal(lru.weight, 8);
+  lru.set('c', new Uint8Array(5));
+  assert.deepEqual(evicted, ['b'], 'b was the least recently used, and dropping it was enough');
+  assert.equal(lru.weight, 9);
+  lru.set('d', new Uint8Array(10));
+  assert.deepEqual(evicted, ['b', 'a', 'c']);
+  assert.equal(lru.size, 1);
+  assert.equal(lru.weight, 10);
+});
+
+test('the entry count still bounds a weighted cache', () => {
+  const lru = new Lru<string, number>(2, { weigh: () => 1, maxWeight: 100 });
+  lru.set('a', 1);
+  lru.set('b', 2);
+  lru.set('c', 3);
+  assert.equal(lru.size, 2);
+  assert.equal(lru.get('a'), undefined);
+});
+
+test('a value heavier than maxWeight alone is not kept, and nothing else is dropped for it', () => {
+  const evicted: string[] = [];
+  const lru = new Lru<string, Uint8Array>(10, { weigh: (bytes) => bytes.byteLength, maxWeight: 10, onEvict: (_value, key) => evicted.push(key) });
+  lru.set('small', new Uint8Array(3));
+  const large = new Uint8Array(11);
+  assert.equal(lru.set('large', large), large);
+  assert.equal(lru.get('large'), undefined);
+  assert.equal(lru.get('small')?.byteLength, 3);
+  assert.deepEqual(evicted, []);
+  assert.equal(lru.weight, 3);
+});
+
+test('replacing, deleting, expiring and clearing take their weight off', () => {
+  let now = 0;
+  const lru = new Lru<string, Uint8Array>(10, { weigh: (bytes) => bytes.byteLength, maxWeight: 100, ttlMs: 10, now: () => now });
+  lru.set('a', new Uint8Array(30));
+  lru.set('a', new Uint8Array(20));
+  assert.equal(lru.weight, 20, 'the replaced value no longer counts');
+  lru.set('b', new Uint8Array(5));
+  lru.delete('b');
+  assert.equal(lru.weight, 20);
+  now = 10;
+  assert.equal(lru.get('a'), undefined);
+  assert.equal(lru.weight, 0, 'an expired entry no longer counts');
+  lru.set('c', new Uint8Array(7));
+  lru.clear();
+  assert.equal(lru.weight, 0);
+  lru.set('d', new Uint8Array(100));
+  assert.equal(lru.size, 1, 'the whole bound is free again');
+});

@@ -7,8 +7,9 @@
  * MAX_ICON_SIDE pixels a side, arrive within the time limit and stay under the size limit, after
  * at most three redirects. One image names at most `maxPerRequest` distinct icons and downloads at
  * most `maxBytesPerRequest` bytes of them; at most `maxDownloads` downloads run at once per
- * instance. Images are cached by URL, least recently used first out, and failures for
- * `failureCacheMs`, so that one URL cannot make the server fetch the same bad icon over and over.
+ * instance. Images are cached by URL, least recently used first out past `cacheEntries` icons or
+ * `cacheBytes` bytes, and failures for `failureCacheMs`, so that one URL cannot make the server
+ * fetch the same bad icon over and over.
  */
 
 import sharp from 'sharp';
@@ -54,7 +55,8 @@ export class IconLoader {
   private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly limits: IconLimits) {
-    this.cache = new Lru(limits.cacheEntries);
+    // An icon may be a kilobyte or a megabyte: the entry count alone would not bound the memory.
+    this.cache = new Lru(limits.cacheEntries, { weigh: (bytes) => bytes.byteLength, maxWeight: limits.cacheBytes });
     this.failures = new Lru(limits.cacheEntries, { ttlMs: limits.failureCacheMs });
     this.client = new HttpClient({
       allowPrivateAddresses: limits.allowPrivateAddresses,

@@ -5,8 +5,8 @@
  * kept, so the next request tries again.
  *
  * What the renderer derives from a kept tile and keeps as long as the tile (its paths in Skia's
- * memory, the features each style layer selects) is counted with the tile through addDerivedBytes,
- * so the bound covers it too: it is dropped with the tile.
+ * memory, the features each style layer selects, its labels' layouts) is counted with the tile
+ * through addDerivedBytes, so the bound covers it too: it is dropped with the tile.
  */
 
 import type { Tile } from './source.js';

@@ -15,7 +15,8 @@
 
 import { Formatted, ResolvedImage, type Feature, type ICanonicalTileID } from '@maplibre/maplibre-gl-style-spec';
 import type { FontCatalog } from '../glyphs/catalog.js';
-import { ringPoints, type TileFeature } from '../source/source.js';
+import { addDerivedBytes } from '../source/cache.js';
+import { ringPoints, type TileFeature, type VectorTile } from '../source/source.js';
 import type { ImageSet, SpriteImage as SymbolImage } from '../sprite/sprite.js';
 import { layoutValue, type EvaluationZooms } from '../style/properties.js';
 import type { RenderLayer } from '../style/style.js';
@@ -68,6 +69,21 @@ export interface TileSymbol {
   readonly canonical: ICanonicalTileID;
   readonly alongLine: boolean;
   readonly keepUpright: boolean;
+  /** The decoded tile the label comes from, which what placement keeps of the label is counted with. */
+  readonly tile: VectorTile;
+}
+
+// What a label's layout occupies, measured on Node 20 over the world map's labels (heap and resident
+// memory with and without its symbol layers): the object with its shapings and collision boxes, and
+// a positioned glyph per character. They err on the high side, as the tile cache's estimates do.
+const SYMBOL_BYTES = 1200;
+const SYMBOL_CHAR_BYTES = 200;
+
+/** What a tile's labels occupy, counted with the tile in its cache. */
+export function symbolsBytes(symbols: readonly TileSymbol[]): number {
+  let bytes = 64;
+  for (const symbol of symbols) bytes += SYMBOL_BYTES + symbol.text.length * SYMBOL_CHAR_BYTES;
+  return bytes;
 }
 
 function resolveTokens(properties: Record<string, unknown>, text: string): string {
@@ -145,6 +161,8 @@ export function tileSymbols(catalog: FontCatalog, layer: RenderLayer, tile: Vect
   if (!symbols) {
     symbols = layoutTile(catalog, layer, tile, source, zooms, images);
     byZoom.set(zooms.tileZoom, symbols);
+    // Kept as long as the tile: counted with it, so that the tile cache's bound covers labels too.
+    addDerivedBytes(source.owner, symbolsBytes(symbols));
   }
   return symbols;
 }
@@ -290,7 +308,7 @@ function layoutTile(catalog: FontCatalog, layer: RenderLayer, tile: VectorTileVi
     const common = {
       layer, text, sections, shapings, shaping, variableAnchors, iconName, icon, iconImage, iconBox, iconTextFit, iconRotate, iconAlongLine, layoutScale, iconScale,
       textOffset, textRotate: value<number>('text-rotate', feature), textPadding: value<number>('text-padding', feature), sortKey, feature,
-      canonical, alongLine, keepUpright: value<boolean>('text-keep-upright', feature),
+      canonical, alongLine, keepUpright: value<boolean>('text-keep-upright', feature), tile: source.owner,
     };
     const add = (anchor: Point, lineAnchor: LineAnchor | null, line: readonly Point[] | null) => {
       if (anchor.x < 0 || anchor.x >= EXTENT || anchor.y < 0 || anchor.y >= EXTENT) return;

@@ -24,6 +24,7 @@ import { iconQuads, type IconQuad } from './icon-quads.js';
 import { EXTENT, tileSymbols, type TileSymbol } from './layout.js';
 import { labelPath, placeGlyphsAlongLine } from './line-glyphs.js';
 import { Lru } from '../../platform/lru.js';
+import { addDerivedBytes } from '../source/cache.js';
 import { anchorAlignment, anchorJustification, ONE_EM, type SymbolAnchor, type TextJustify } from './shaping.js';
 
 /** One glyph to draw: its outline at 24 px, placed by a CSS-pixel transform. */
@@ -334,24 +335,48 @@ const lineLabelCache = new WeakMap<TileSymbol, Lru<string, LineLabel | null>>();
 /** Layouts kept per label: a few zooms' worth, for traffic that moves between zooms. */
 const LAYOUTS_PER_LABEL = 4;
 
-function recent<V>(cache: WeakMap<TileSymbol, Lru<string, V>>, symbol: TileSymbol): Lru<string, V> {
+// What a kept glyph layout occupies, measured as layout.ts's figures are: the array and its drawn
+// glyphs, and the outline path draw.ts builds of them (in Skia's memory) for as long as they live.
+const GLYPH_LAYOUT_BYTES = 500;
+const DRAWN_GLYPH_BYTES = 300;
+
+const glyphLayoutBytes = (glyphs: readonly DrawnGlyph[]): number => GLYPH_LAYOUT_BYTES + glyphs.length * DRAWN_GLYPH_BYTES;
+
+/**
+ * The label's recent layouts. They live as long as the label, so as long as its tile: each is
+ * counted with the tile in its cache when kept and taken off when dropped, so that the tile cache's
+ * bound covers them (a label seen at many zooms would otherwise hold memory nothing counts).
+ */
+function recent<V>(cache: WeakMap<TileSymbol, Lru<string, V>>, symbol: TileSymbol, glyphsOf: (value: V) => readonly DrawnGlyph[]): Lru<string, V> {
   let layouts = cache.get(symbol);
-  if (!layouts) cache.set(symbol, (layouts = new Lru(LAYOUTS_PER_LABEL)));
+  if (!layouts) {
+    layouts = new Lru(LAYOUTS_PER_LABEL, { onEvict: (value) => addDerivedBytes(symbol.tile, -glyphLayoutBytes(glyphsOf(value))) });
+    cache.set(symbol, layouts);
+  }
   return layouts;
 }
+
+/** Keeps a new layout of the label, counted with its tile (see recent). */
+function keepLayout<V>(layouts: Lru<string, V>, symbol: TileSymbol, key: string, value: V, glyphs: readonly DrawnGlyph[]): V {
+  addDerivedBytes(symbol.tile, glyphLayoutBytes(glyphs));
+  return layouts.set(key, value);
+}
+
+const NO_GLYPHS: readonly DrawnGlyph[] = [];
+const lineLabelGlyphs = (label: LineLabel | null): readonly DrawnGlyph[] => label?.glyphs ?? NO_GLYPHS;
+const sameGlyphs = (glyphs: readonly DrawnGlyph[]): readonly DrawnGlyph[] => glyphs;
 
 /** A line label's glyphs and circles relative to its anchor, or null when it does not fit on its line. */
 function lineLabel(instance: SymbolInstance): LineLabel | null {
   const { symbol, unit } = instance;
   const key = `${unit} ${instance.paintScale}`;
-  const layouts = recent(lineLabelCache, symbol);
+  const layouts = recent(lineLabelCache, symbol, lineLabelGlyphs);
   const cached = layouts.get(key);
   if (cached !== undefined) return cached;
   const origin = symbol.anchor;
   const line = symbol.line!.map((p) => ({ x: (p.x - origin.x) * unit, y: (p.y - origin.y) * unit }));
   const label = layoutAlongLine(symbol, line, instance.paintScale);
-  layouts.set(key, label);
-  return label;
+  return keepLayout(layouts, symbol, key, label, lineLabelGlyphs(label));
 }
 
 /** Glyphs along `line` (CSS px, the anchor at 0, 0) at text scale `scale`, with the path of its collision circles. */
@@ -417,7 +442,8 @@ function pointGlyphs(instance: SymbolInstance, shift: Point, justification: Text
   const { symbol } = instance;
   const scale = instance.paintScale;
   const key = `${scale} ${shift.x} ${shift.y} ${justification}`;
-  const cached = recent(pointGlyphCache, symbol).get(key);
+  const layouts = recent(pointGlyphCache, symbol, sameGlyphs);
+  const cached = layouts.get(key);
   if (cached) return cached;
   const shaping = (justification ? symbol.shapings[justification] : null) ?? symbol.shaping!;
   const angle = (symbol.textRotate * Math.PI) / 180;
@@ -437,8 +463,7 @@ function pointGlyphs(instance: SymbolInstance, shift: Point, justification: Text
       color: (symbol.sections[g.section]?.color as Color | null) ?? null,
     };
   });
-  recent(pointGlyphCache, symbol).set(key, glyphs);
-  return glyphs;
+  return keepLayout(layouts, symbol, key, glyphs, glyphs);
 }
 
 function drawnIcon(instance: SymbolInstance, at: Point, read: PaintReader, rc: RenderContext): DrawnIcon {

@@ -138,7 +138,8 @@ export class SourceLayerView {
   constructor(
     private readonly data: TileLayer,
     transform: TileTransform,
-    private readonly owner: VectorTile,
+    /** The decoded tile: what painters keep for as long as it lives is counted with it (addDerivedBytes). */
+    readonly owner: VectorTile,
   ) {
     this.features = data.features;
     this.extent = data.extent;

@@ -21,6 +21,7 @@ before(async () => {
     const hops = Number(/^\/hops\/(\d+)$/.exec(request.url ?? '')?.[1] ?? -1);
     if (hops > 0) return response.writeHead(302, { location: `/hops/${hops - 1}` }).end();
     if (hops === 0) return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    if (/^\/pins\/\d+\.png$/.test(request.url ?? '')) return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
     switch (request.url) {
       case '/pin.png':
         return response.writeHead(200, { 'content-type': 'image/png' }).end(png);
@@ -66,6 +67,21 @@ test('an icon is fetched once and then served from the cache', async () => {
   assert.deepEqual(Buffer.from(first.get(`${base}/pin.png`)!), png);
   await loader.load([`${base}/pin.png`]);
   assert.equal(hits - before, 1);
+});
+
+test('the cached icons weigh at most cacheBytes together, the least recently used going first', async () => {
+  // Room for two icons by bytes, for many by count: only the byte bound can drop one.
+  const loader = new IconLoader({ ...limits, cacheEntries: 100, cacheBytes: 2 * png.byteLength });
+  const pin = (n: number) => `${base}/pins/${n}.png`;
+  const before = hits;
+  await loader.load([pin(1)]);
+  await loader.load([pin(2)]);
+  await loader.load([pin(3)]);
+  assert.equal(hits - before, 3);
+  await loader.load([pin(2), pin(3)]);
+  assert.equal(hits - before, 3, 'the two most recent are still kept');
+  await loader.load([pin(1)]);
+  assert.equal(hits - before, 4, 'the first was dropped to keep the bytes under the bound');
 });
 
 test('redirects are followed, but not forever', async () => {

@@ -7,7 +7,10 @@ import { renderMap } from '../../../src/render/renderer.js';
 import { compileStyle } from '../../../src/render/style/style.js';
 import type { ImageSet, SpriteImage } from '../../../src/render/sprite/sprite.js';
 import type { PlacedLabel } from '../../../src/render/symbol/placement.js';
-import { geojsonSource, sourceSpecs, view } from '../sources.js';
+import { TileCache, tileBytes } from '../../../src/render/source/cache.js';
+import type { TileSource } from '../../../src/render/source/source.js';
+import { symbolsBytes, type TileSymbol } from '../../../src/render/symbol/layout.js';
+import { geojsonSource, MemorySource, point, sourceSpecs, vectorTile, view } from '../sources.js';
 
 function points(...list: [number, number, Record<string, string | number>][]): FeatureCollection {
   return { type: 'FeatureCollection', features: list.map(([lon, lat, properties], i): Feature => ({ type: 'Feature', id: i + 1, properties, geometry: { type: 'Point', coordinates: [lon, lat] } })) };
@@ -81,4 +84,33 @@ test('a warm render of the same view places the same labels as the first', async
   }
   assert.deepEqual(runs[1], runs[0]);
   assert.equal(shown(runs[0]!).length, 3);
+});
+
+test('labels and the glyph layouts placed from them are counted with their tile in the tile cache, and dropped layouts taken off', async () => {
+  const tile = vectorTile({ places: [point(2048, 2048, { name: 'Meridian' })] });
+  const cache = new TileCache(64 * 1024 * 1024);
+  const memory = new MemorySource(new Map([['0/0/0', tile]]));
+  const source: TileSource = Object.assign(Object.create(memory) as MemorySource, { getTile: (z: number, x: number, y: number) => cache.get(`${z}/${x}/${y}`, () => memory.getTile(z, x, y)) });
+  const sources = { v: source };
+  const style = compileStyle({
+    version: 8,
+    sources: sourceSpecs(sources),
+    layers: [{ id: 'places', type: 'symbol', source: 'v', 'source-layer': 'places', layout: { 'text-field': ['get', 'name'], 'text-font': ['Noto Sans Regular'], 'text-size': ['interpolate', ['linear'], ['zoom'], 0, 10, 1, 20] } }],
+  } as StyleSpecification);
+  const tiles = new Map(Object.entries(sources));
+  const render = async (zoom: number) => {
+    const placed: PlacedLabel[] = [];
+    await renderMap(style, tiles, view(zoom), { labels: placed });
+    assert.equal(placed.length, 1, `the label is drawn at zoom ${zoom}`);
+    return cache.bytes;
+  };
+  const first = await render(0);
+  // Another zoom of the same tile zoom: the same label layout, its glyphs laid out at another text size.
+  const layoutBytes = (await render(0.2)) - first;
+  assert.ok(layoutBytes > 0, 'a new glyph layout is counted');
+  assert.ok(first >= tileBytes(tile) + symbolsBytes([{ text: 'Meridian' } as TileSymbol]) + layoutBytes, `the label's layout is counted: ${first} bytes`);
+  // A label keeps its last few glyph layouts: past them, each new one replaces the oldest.
+  const afterFew = await render(0.4).then(() => render(0.6)).then(() => render(0.8));
+  assert.equal(afterFew, first + 3 * layoutBytes);
+  assert.equal(await render(0.9).then(() => render(0.95)), afterFew, 'dropped layouts are taken off as new ones are counted');
 });
