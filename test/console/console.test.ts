@@ -237,8 +237,10 @@ test('the pages raised no script errors and no Content Security Policy violation
 
 step('a refused service token ends the session with its message', async () => {
   await server.meridian.accounts.revokeToken(serviceToken);
+  // A fresh load of the keys page (not a reload after a hash change, which raced the page's own
+  // refused request: when that came first, the reload dropped the message it had left).
+  await page.goto('about:blank');
   await page.goto(`${origin}/console/#/keys`);
-  await page.reload();
   await page.waitForURL(/#\/signin/);
   await page.locator('.message.error', { hasText: 'Missing or invalid service token' }).waitFor();
 });
