@@ -139,8 +139,11 @@ export class MapLibrePeer {
     return this.served.tiles;
   }
 
-  /** Serves `archives` by name and the glyphs of the default font catalog, and starts Chromium. */
-  static async start(archives: Record<string, Archive>): Promise<MapLibrePeer> {
+  /**
+   * Serves `archives` by name, `files` by name (`/files/<name>`: a sprite's `.json` and `.png`,
+   * `@2x` too) and the glyphs of the default font catalog, and starts Chromium.
+   */
+  static async start(archives: Record<string, Archive>, files: Record<string, string> = {}): Promise<MapLibrePeer> {
     const dist = path.join(root, 'node_modules/maplibre-gl/dist');
     const catalog = FontCatalog.default();
     const glyphs = new Map<string, Uint8Array>();
@@ -166,6 +169,9 @@ export class MapLibrePeer {
         }
         return response.writeHead(200, { 'content-type': 'application/x-protobuf' }).end(pbf);
       }
+      const named = /^\/files\/(.+)$/.exec(url.pathname);
+      const local = named ? files[decodeURIComponent(named[1]!)] : undefined;
+      if (local) return response.writeHead(200, { 'content-type': local.endsWith('.png') ? 'image/png' : 'application/json' }).end(readFileSync(local));
       if (url.pathname === '/') return response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
       if (url.pathname === '/favicon.ico') return response.writeHead(204).end();
       // maplibre-gl.mjs starts its workers from files beside it.
@@ -201,6 +207,11 @@ export class MapLibrePeer {
   /** The glyphs URL to give the styles MapLibre renders. */
   get glyphs(): string {
     return `${this.origin}/fonts/{fontstack}/{range}.pbf`;
+  }
+
+  /** The URL of a file served by name. */
+  file(name: string): string {
+    return `${this.origin}/files/${name}`;
   }
 
   /** The tile URL of an archive served by name. */

@@ -28,7 +28,7 @@ import path from 'node:path';
 import { openArchive } from '../src/platform/pmtiles.js';
 import { afterPause, createKey, percentile, saveResults, startInstance, timedGet, type Instance } from './instance.js';
 import { MapLibrePeer } from './maplibre-peer.js';
-import { worldMaps } from './world.js';
+import { streetMaps, worldMaps } from './world.js';
 
 const repeat = Number(process.env.MERIDIAN_BENCH_REPEAT ?? 5);
 const centres: [number, number][] = [[10, 50], [-95, 38], [110, 15]];
@@ -46,6 +46,10 @@ interface View {
 }
 const views: View[] = [];
 for (let zoom = 0; zoom <= 8; zoom++) for (const center of centres) views.push({ center, zoom });
+/** The streets map over the West Oakland sample (the quick start imports it): zooms 14 to 17 over the extract. */
+const streetCentres: [number, number][] = [[-122.3004, 37.8076], [-122.2995, 37.8085]];
+const streetViews: View[] = [];
+for (let zoom = 14; zoom <= 17; zoom++) for (const center of streetCentres) streetViews.push({ center, zoom });
 
 /** Milliseconds of each image, and the size of each, per side. */
 interface Ours {
@@ -62,18 +66,18 @@ interface Theirs {
   fetchedOnPan: number;
 }
 
-async function compare(instance: Instance, key: string, peer: MapLibrePeer, style: unknown): Promise<Record<string, { ours: Ours; theirs: Theirs }>> {
+async function compare(instance: Instance, key: string, peer: MapLibrePeer, map: string, style: unknown, views: readonly View[]): Promise<Record<string, { ours: Ours; theirs: Theirs }>> {
   const results: Record<string, { ours: Ours; theirs: Theirs }> = {};
   for (const size of sizes) {
     for (const format of formats) {
       const ours: Ours = { cold: [], warm: [], bytes: [] };
       const theirs: Theirs = { cold: [], pan: [], redraw: [], bytes: [], fetchedOnPan: 0 };
-      results[`${size.name}.${format}`] = { ours, theirs };
+      results[`${map} ${size.name}.${format}`] = { ours, theirs };
       const page = await peer.open(style, size);
       try {
         for (const view of views) {
           const scale = size.pixelRatio === 2 ? '@2x' : '';
-          const url = `${instance.base}/api/maps/world/static/${view.center[0]},${view.center[1]},${view.zoom}/${size.width}x${size.height}${scale}.${format}?key=${key}`;
+          const url = `${instance.base}/api/maps/${map}/static/${view.center[0]},${view.center[1]},${view.zoom}/${size.width}x${size.height}${scale}.${format}?key=${key}`;
           const record = (series: number[], bytes: number[], image: { ms: number; bytes: number }) => {
             series.push(image.ms);
             bytes.push(image.bytes);
@@ -135,16 +139,26 @@ function rssTrend(samples: { after: number; rss: number }[]): { second: number; 
 const ms = (value: number) => value.toFixed(1).padStart(7);
 
 const maps = await worldMaps();
+const streets = await streetMaps(maps.dir);
 const instance = await startInstance({ MERIDIAN_MAPS_DIR: maps.dir, MERIDIAN_MAPS_WORKERS: '1' });
 const archive = await openArchive(path.join(maps.dir, 'world/world.pmtiles'));
-const peer = await MapLibrePeer.start({ world: archive });
+const streetArchive = await openArchive(path.join(streets.folder, 'openmaptiles.pmtiles'));
+const sprite = Object.fromEntries(['sprite.json', 'sprite.png', 'sprite@2x.json', 'sprite@2x.png'].map((name) => [name, path.join(streets.folder, name)]));
+const peer = await MapLibrePeer.start({ world: archive, openmaptiles: streetArchive }, sprite);
 try {
   const key = await createKey(instance);
   const style = JSON.parse(readFileSync(path.join(maps.dir, 'world/style.json'), 'utf8'));
   style.sources.world = { type: 'vector', tiles: [peer.tiles('world')], minzoom: 0, maxzoom: archive.maxZoom };
   style.glyphs = peer.glyphs;
   peer.prepareGlyphs(style);
-  const results = await compare(instance, key, peer, style);
+  const streetStyle = JSON.parse(readFileSync(streets.style, 'utf8'));
+  streetStyle.sources.world = { ...streetStyle.sources.world, url: undefined, tiles: [peer.tiles('world')], minzoom: 0, maxzoom: archive.maxZoom };
+  const { url: _, ...extract } = streetStyle.sources.openmaptiles;
+  streetStyle.sources.openmaptiles = { ...extract, tiles: [peer.tiles('openmaptiles')] };
+  streetStyle.sprite = peer.file('sprite');
+  streetStyle.glyphs = peer.glyphs;
+  peer.prepareGlyphs(streetStyle);
+  const results = { ...(await compare(instance, key, peer, 'world', style, views)), ...(await compare(instance, key, peer, streets.id, streetStyle, streetViews)) };
   const memory = await memoryOverRenders(instance.base, key, instance.rssMiB);
   const rows = Object.entries(results).map(([image, { ours, theirs }]) => ({
     image,
@@ -152,13 +166,13 @@ try {
     maplibre: { cold: summary(theirs.cold), pan: summary(theirs.pan), redraw: summary(theirs.redraw), fetchedOnPan: theirs.fetchedOnPan },
     meanKB: { meridian: meanOf(ours.bytes) / 1024, maplibre: meanOf(theirs.bytes) / 1024 },
   }));
-  console.log(`${views.length} views (zooms 0-8 × ${centres.length} centres), ${repeat} warm repeats each, the two sides taking turns; milliseconds`);
+  console.log(`world: ${views.length} views (zooms 0-8 × ${centres.length} centres); ${streets.id} (streets): ${streetViews.length} views (zooms 14-17 × ${streetCentres.length} centres); ${repeat} warm repeats each, the two sides taking turns; milliseconds`);
   console.log('ours: HTTP request (render, overlays, readback, encoding); MapLibre pan: jumpTo a loaded view → idle → toBlob; redraw: map.redraw() → toBlob');
-  console.log('image              | Meridian warm p50    p95 | MapLibre pan p50    p95 | ratio | MapLibre redraw p50    p95 | ratio | cold: Meridian  MapLibre  ratio | mean KB ours / MapLibre');
+  console.log('image                          | Meridian warm p50    p95 | MapLibre pan p50    p95 | ratio | MapLibre redraw p50    p95 | ratio | cold: Meridian  MapLibre  ratio | mean KB ours / MapLibre');
   for (const row of rows) {
     const ratio = (theirs: number, ours: number) => `${(theirs / ours).toFixed(1).padStart(4)}x`;
     console.log(
-      `${row.image.padEnd(18)} | ${ms(row.meridian.warm.p50)} ${ms(row.meridian.warm.p95)}          | ${ms(row.maplibre.pan.p50)} ${ms(row.maplibre.pan.p95)}         | ${ratio(row.maplibre.pan.p50, row.meridian.warm.p50)} | ${ms(row.maplibre.redraw.p50)} ${ms(row.maplibre.redraw.p95)}            | ${ratio(row.maplibre.redraw.p50, row.meridian.warm.p50)} | ${ms(row.meridian.cold.p50)}  ${ms(row.maplibre.cold.p50)}  ${ratio(row.maplibre.cold.p50, row.meridian.cold.p50)} | ${row.meanKB.meridian.toFixed(0)} / ${row.meanKB.maplibre.toFixed(0)}`,
+      `${row.image.padEnd(30)} | ${ms(row.meridian.warm.p50)} ${ms(row.meridian.warm.p95)}          | ${ms(row.maplibre.pan.p50)} ${ms(row.maplibre.pan.p95)}         | ${ratio(row.maplibre.pan.p50, row.meridian.warm.p50)} | ${ms(row.maplibre.redraw.p50)} ${ms(row.maplibre.redraw.p95)}            | ${ratio(row.maplibre.redraw.p50, row.meridian.warm.p50)} | ${ms(row.meridian.cold.p50)}  ${ms(row.maplibre.cold.p50)}  ${ratio(row.maplibre.cold.p50, row.meridian.cold.p50)} | ${row.meanKB.meridian.toFixed(0)} / ${row.meanKB.maplibre.toFixed(0)}`,
     );
     if (row.maplibre.fetchedOnPan > 0) console.log(`  (MapLibre fetched ${row.maplibre.fetchedOnPan} tiles during its pans: not all were loaded)`);
   }
@@ -170,6 +184,7 @@ try {
 } finally {
   await peer.close();
   await archive.close();
+  await streetArchive.close();
   await instance.stop();
   if (maps.temporary) rmSync(maps.dir, { recursive: true, force: true });
 }

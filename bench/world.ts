@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildWorld } from '../src/tools/world/build.js';
+import { importExtract } from '../src/tools/osm/import.js';
 import { root } from './instance.js';
 
 /**
@@ -15,4 +16,21 @@ export async function worldMaps(): Promise<{ dir: string; temporary: boolean }> 
   console.log('building the world map (no data/maps/world.json yet)…');
   await buildWorld(dir);
   return { dir, temporary: true };
+}
+
+const OAKLAND = '/usr/share/doc/python-osmnx-doc/examples/tests/input_data/West-Oakland.osm.bz2';
+
+/**
+ * The streets map `west-oakland` in the maps folder (the quick start imports it; imported here when
+ * it is missing): its id, the published style file and the folder of its archive and sprite.
+ */
+export async function streetMaps(mapsDir: string): Promise<{ id: string; style: string; folder: string }> {
+  const id = 'west-oakland';
+  const definition = path.join(mapsDir, `${id}.json`);
+  if (!existsSync(definition)) {
+    console.log(`importing ${OAKLAND} as ${id} (no ${definition} yet)…`);
+    await importExtract(OAKLAND, { mapsDir, id });
+  }
+  const style = path.join(mapsDir, (JSON.parse(readFileSync(definition, 'utf8')) as { style: string }).style);
+  return { id, style, folder: path.dirname(style) };
 }
