@@ -9,7 +9,8 @@ import { ApiError } from '../platform/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
 import { buildWorld } from '../tools/world/build.js';
 import { buildSprite } from '../tools/sprite/build.js';
-import { importExtract, ImportUsageError } from '../tools/osm/import.js';
+import { importExtract } from '../tools/osm/import.js';
+import { MapsUsageError } from '../tools/osm/publish.js';
 import { ExtractError } from '../tools/osm/extract.js';
 import { progressOn } from '../platform/progress.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
@@ -164,7 +165,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
-    if (error instanceof ImportUsageError) {
+    if (error instanceof MapsUsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
