@@ -5,11 +5,13 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
+import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { namedFlavor } from '@protomaps/basemaps';
 import { defaultConfig } from '../../../src/config.js';
 import { MapRegistry } from '../../../src/maps/registry.js';
 import { renderStaticImage } from '../../../src/maps/static/static-image.js';
 import { openArchive, writeArchive } from '../../../src/platform/pmtiles.js';
+import { compileStyle } from '../../../src/render/style/style.js';
 import { addArchive, idFromArchive } from '../../../src/tools/osm/add.js';
 import { ArchiveError } from '../../../src/tools/osm/added-archive.js';
 import { MapsUsageError } from '../../../src/tools/osm/publish.js';
@@ -151,6 +153,7 @@ test('a Protomaps v4 archive gets the five flavours, with local glyphs and a spr
     const { file, style } = styleOf(dir, id);
     assert.doesNotMatch(JSON.stringify(style), /https?:/, `${id} fetches nothing from the web`);
     assert.equal(style.glyphs, 'meridian://fonts/{fontstack}/{range}.pbf');
+    assert.deepEqual(compileStyle(style as unknown as StyleSpecification).warnings, [], `${id} draws every property`);
     const index = JSON.parse(readFileSync(path.join(path.dirname(file), `${style.sprite as string}.json`), 'utf8')) as Record<string, unknown>;
     for (const layer of style.layers) {
       const image = layer.layout?.['icon-image'];
