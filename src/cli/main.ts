@@ -9,7 +9,10 @@ import { ApiError } from '../platform/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
 import { buildWorld } from '../tools/world/build.js';
 import { buildSprite } from '../tools/sprite/build.js';
-import { importExtract, ImportUsageError } from '../tools/osm/import.js';
+import { importExtract } from '../tools/osm/import.js';
+import { addArchive } from '../tools/osm/add.js';
+import { ArchiveError } from '../tools/osm/added-archive.js';
+import { MapsUsageError } from '../tools/osm/publish.js';
 import { ExtractError } from '../tools/osm/extract.js';
 import { progressOn } from '../platform/progress.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
@@ -38,6 +41,10 @@ Commands:
                                              street maps from an OpenStreetMap extract (.osm.pbf, .osm,
                                              .osm.bz2): the maps ID, ID-light and ID-dark (default ID
                                              from the file name), published in the maps folder
+  maps add ARCHIVE [--id ID]                 maps over tiles made elsewhere: a .pmtiles or .mbtiles file
+                                             or an https://….pmtiles URL; OpenMapTiles gets ID, ID-light
+                                             and ID-dark, Protomaps v4 ID (light), ID-dark, ID-white,
+                                             ID-grayscale and ID-black, raster tiles ID
   maps build-sprite SVG_DIR OUT_BASE         build a sprite (OUT_BASE.json/.png and @2x) from the SVG
                                              files of SVG_DIR (name.json beside name.svg: sdf, stretchX...)
   migrate                                    apply database migrations and exit
@@ -141,6 +148,17 @@ export async function main(argv: string[]): Promise<number> {
         );
         return 0;
       }
+      if (sub === 'add') {
+        if (!argument || more.length > 0) throw new UsageError('maps add needs one ARCHIVE (a file or an http(s) URL)');
+        print(
+          await addArchive(argument, {
+            mapsDir: config.maps.dir ?? path.join(config.dataDir, 'maps'),
+            ...(values.id === undefined ? {} : { id: values.id }),
+            progress: progressOn(process.stderr),
+          }),
+        );
+        return 0;
+      }
       if (sub !== 'build-world') throw new UsageError(`Unknown maps command "${sub ?? ''}"`);
       print(await buildWorld(path.resolve(values.out ?? config.maps.dir ?? path.join(config.dataDir, 'maps'))));
       return 0;
@@ -164,11 +182,11 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
-    if (error instanceof ImportUsageError) {
+    if (error instanceof MapsUsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
-    if (error instanceof ConfigError || error instanceof ControlError || error instanceof ApiError || error instanceof ExtractError) {
+    if (error instanceof ConfigError || error instanceof ControlError || error instanceof ApiError || error instanceof ExtractError || error instanceof ArchiveError) {
       process.stderr.write(`${error.message}\n`);
       return 1;
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,21 @@ test('weather ingest publishes a run from GRIB2 files and reports its keyframes'
   assert.match(missing.stderr, /Cannot read/);
   const noFile = await run(['weather', 'ingest']);
   assert.equal(noFile.code, 2);
+});
+
+test('maps add publishes maps over an archive in the maps folder; a bad archive exits 1 naming it', async () => {
+  const root = path.resolve(path.dirname(bin), '..');
+  const added = await run(['maps', 'add', path.join(root, 'test/fixtures/render/_data/town/protomaps.pmtiles'), '--id', 'town']);
+  assert.equal(added.code, 0, added.stderr);
+  assert.deepEqual(JSON.parse(added.stdout).maps, ['town', 'town-dark', 'town-white', 'town-grayscale', 'town-black']);
+  assert.ok(existsSync(path.join(config.dataDir, 'maps', 'town-grayscale.json')));
+  const notArchive = path.join(root, 'package.json');
+  const bad = await run(['maps', 'add', notArchive]);
+  assert.equal(bad.code, 1);
+  assert.equal(bad.stderr.trim().split('\n').at(-1), `${notArchive} is neither a PMTiles archive nor an MBTiles file`);
+  const none = await run(['maps', 'add']);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /maps add needs one ARCHIVE/);
 });
 
 test('bad usage and bad configuration exit non-zero with a message', async () => {

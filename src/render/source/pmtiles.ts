@@ -43,9 +43,10 @@ export interface OpenedArchive {
  * A remote archive read with range requests through the platform's HTTP client, each within the
  * time limit. As the pmtiles library's own FetchSource: an archive shorter than the first read is
  * asked again for its actual size, a changed ETag makes the library read the header again, and a
- * server that ignores ranges is refused rather than downloaded whole.
+ * server that ignores ranges is refused rather than downloaded whole. `maps add` checks a remote
+ * archive through it, as the server will read it.
  */
-class HttpRangeSource implements Source {
+export class HttpRangeSource implements Source {
   constructor(
     private readonly url: string,
     private readonly timeoutMs: number,

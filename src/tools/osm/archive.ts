@@ -1,16 +1,19 @@
 /**
- * tilemaker's MBTiles output as a PMTiles archive. Meridian serves PMTiles: one file, read with
- * range requests locally or over HTTPS, the format `maps add` and remote planets use too, with no
- * SQLite connection per render thread; MBTiles stays readable as a source for archives made
- * elsewhere. Tiles are streamed (platform/pmtiles.ts spools them), so memory stays small for a
- * country; rows are TMS (row 0 at the south) and flipped to xyz.
+ * An MBTiles file (tilemaker's output, or one given to `maps add`) as a PMTiles archive. Meridian
+ * serves PMTiles: one file, read with range requests locally or over HTTPS, the format remote
+ * planets use too, with no SQLite connection per render thread; MBTiles stays readable as a source
+ * for styles written by hand. Tiles are copied as stored and streamed (platform/pmtiles.ts spools
+ * them), so memory stays small for a country; rows are TMS (row 0 at the south) and flipped to xyz.
  */
 
 import Database from 'better-sqlite3';
-import { ArchiveWriter } from '../../platform/pmtiles.js';
+import { ArchiveWriter, type TileType } from '../../platform/pmtiles.js';
 import type { Region } from '../gshhg.js';
 
 export interface ConvertOptions {
+  /** What the tiles are, and how they are compressed, as stored: MBTiles does not say reliably. */
+  tileType: TileType;
+  tileCompression: 'none' | 'gzip';
   bounds: Region;
   minzoom: number;
   maxzoom: number;
@@ -34,13 +37,13 @@ export async function mbtilesToPmtiles(mbtiles: string, pmtiles: string, options
     options.onProgress(writer.count, total);
     const [west, south, east, north] = options.bounds;
     await writer.finish({
-      tileType: 'mvt',
-      tileCompression: 'gzip',
+      tileType: options.tileType,
+      tileCompression: options.tileCompression,
       minZoom: options.minzoom,
       maxZoom: options.maxzoom,
       bounds: options.bounds,
       center: [(west + east) / 2, (south + north) / 2, options.maxzoom],
-      metadata: { ...options.metadata, vector_layers: vectorLayers },
+      metadata: options.tileType === 'mvt' ? { ...options.metadata, vector_layers: vectorLayers } : options.metadata,
     });
     return writer.count;
   } catch (error) {

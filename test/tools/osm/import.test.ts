@@ -5,7 +5,8 @@ import { before, test } from 'node:test';
 import { openArchive } from '../../../src/platform/pmtiles.js';
 import { MapRegistry } from '../../../src/maps/registry.js';
 import { ExtractError } from '../../../src/tools/osm/extract.js';
-import { idFromFile, importExtract, ImportUsageError } from '../../../src/tools/osm/import.js';
+import { idFromFile, importExtract } from '../../../src/tools/osm/import.js';
+import { MapsUsageError } from '../../../src/tools/osm/publish.js';
 import { acquireLock } from '../../../src/platform/storage/lock.js';
 import { repoRoot } from '../../render/suite/cases.js';
 import { tempDir, testConfig } from '../../helpers.js';
@@ -83,7 +84,7 @@ test('one import of an id at a time, and bad options are refused before any work
   } finally {
     release();
   }
-  await assert.rejects(importExtract(KIRCHBERG, { mapsDir: dir, id: 'no spaces' }), ImportUsageError);
+  await assert.rejects(importExtract(KIRCHBERG, { mapsDir: dir, id: 'no spaces' }), MapsUsageError);
   await assert.rejects(importExtract(KIRCHBERG, { mapsDir: dir, maxzoom: 15 }), /--maxzoom must be an integer from 0 to 14/);
   await assert.rejects(importExtract(KIRCHBERG, { mapsDir: dir, minzoom: 9, maxzoom: 8 }), /--minzoom \(9\) is above --maxzoom \(8\)/);
   assert.equal(idFromFile('/x/West-Oakland.osm.bz2'), 'west-oakland');

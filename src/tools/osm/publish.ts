@@ -1,0 +1,118 @@
+/**
+ * Atomic publishing of the maps over one archive, shared by `maps import` and `maps add`: a version
+ * is built in `<maps>/osm/<id>/<version>.partial/`, renamed to `<version>/` when complete, and only
+ * then are the definitions (`<maps>/<id><suffix>.json`) replaced, each by a rename. A failed build
+ * removes its partial folder and leaves the previous version serving; publishing again keeps the
+ * previous version's folder (a running server may still read it) and removes older ones. One build
+ * of an id runs at a time (a lock file beside the versions), whichever command runs it.
+ */
+
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MAP_ID } from '../../maps/definition.js';
+import type { Progress } from '../../platform/progress.js';
+import { acquireLock, LockHeldError } from '../../platform/storage/lock.js';
+
+/** What is wrong with the command's arguments (not with the file). */
+export class MapsUsageError extends Error {}
+
+/** One map of a version: its id is `<id><suffix>`, its style the file `style` in the version folder. */
+export interface PublishedStyle {
+  suffix: string;
+  style: string;
+}
+
+export interface Publication {
+  /** The map ids, in the order the build gave them. */
+  maps: string[];
+  versionDir: string;
+}
+
+/** The longest id whose maps, with these suffixes, are still map ids. */
+const longestId = (suffixes: readonly string[]) => 64 - Math.max(...suffixes.map((suffix) => suffix.length));
+
+/** A map id from a name (a file's, a URL's): lower case, runs of other characters as `-`. */
+export function idFromName(name: string, suffixes: readonly string[], fallback: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, longestId(suffixes)) || fallback;
+}
+
+export function checkId(id: string, suffixes: readonly string[]): void {
+  const longest = longestId(suffixes);
+  if (!MAP_ID.test(id) || id.length > longest) throw new MapsUsageError(`--id must be 1 to ${longest} of A-Z, a-z, 0-9, _ and -`);
+}
+
+/** A version name that sorts by time. */
+function versionName(): string {
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${process.pid}`;
+}
+
+/** Writes JSON by a rename, so that a reader sees the old file or the new one, never a part. */
+export async function writeJson(file: string, value: unknown): Promise<void> {
+  await writeFile(`${file}.partial`, `${JSON.stringify(value, null, 2)}\n`);
+  await rename(`${file}.partial`, file);
+}
+
+/** The version folder the current definition of `id` points at, if any. */
+async function currentVersion(mapsDir: string, id: string): Promise<string | null> {
+  try {
+    const definition = JSON.parse(await readFile(path.join(mapsDir, `${id}.json`), 'utf8')) as { style?: unknown };
+    return typeof definition.style === 'string' ? path.basename(path.dirname(definition.style)) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Builds a version of the maps of `id` and publishes it. `build` writes everything into `partial`
+ * (which becomes `versionDir`, where the styles' relative paths must point) and returns the maps'
+ * styles. The id is checked by the caller, who knows the suffixes.
+ */
+export async function publishMaps(
+  mapsDir: string,
+  id: string,
+  progress: Progress,
+  build: (partial: string, versionDir: string) => Promise<readonly PublishedStyle[]>,
+): Promise<Publication> {
+  const home = path.join(mapsDir, 'osm', id);
+  await mkdir(home, { recursive: true });
+  let release: () => void;
+  try {
+    release = acquireLock(path.join(home, '.lock'));
+  } catch (error) {
+    if (error instanceof LockHeldError) throw new MapsUsageError(`another import of "${id}" is running (maps import or maps add, process ${error.pid})`);
+    throw error;
+  }
+  const version = versionName();
+  const partial = path.join(home, `${version}.partial`);
+  const versionDir = path.join(home, version);
+  try {
+    // With the lock held, partial folders are what crashed builds left.
+    for (const entry of await readdir(home)) if (entry.endsWith('.partial')) await rm(path.join(home, entry), { recursive: true, force: true });
+    await mkdir(partial, { recursive: true });
+    const styles = await build(partial, versionDir);
+
+    progress.phase('Publishing');
+    const previous = await currentVersion(mapsDir, id);
+    await rename(partial, versionDir);
+    const maps: string[] = [];
+    for (const { style, suffix } of styles) {
+      await writeJson(path.join(mapsDir, `${id}${suffix}.json`), {
+        style: `osm/${id}/${version}/${style}`,
+        formats: ['png', 'jpg', 'webp'],
+        minzoom: 0,
+        maxzoom: 22,
+      });
+      maps.push(`${id}${suffix}`);
+    }
+    // The previous version stays for servers that still read it; older ones go.
+    for (const entry of await readdir(home, { withFileTypes: true })) {
+      if (entry.isDirectory() && entry.name !== version && entry.name !== previous) await rm(path.join(home, entry.name), { recursive: true, force: true });
+    }
+    return { maps, versionDir };
+  } catch (error) {
+    await rm(partial, { recursive: true, force: true });
+    throw error;
+  } finally {
+    release();
+  }
+}
