@@ -37,7 +37,7 @@ Commands:
                                              render a static map image without a server
   maps build-world [--out DIR]               build the default map \`world\` (Natural Earth, GSHHG) into
                                              DIR (default the maps folder, <data>/maps)
-  maps import EXTRACT [--id ID] [--minzoom 0] [--maxzoom 14]
+  maps import EXTRACT [--id ID] [--minzoom 0] [--maxzoom 14] [--store DIR]
                                              street maps from an OpenStreetMap extract (.osm.pbf, .osm,
                                              .osm.bz2): the maps ID, ID-light and ID-dark (default ID
                                              from the file name), published in the maps folder
@@ -88,6 +88,7 @@ export async function main(argv: string[]): Promise<number> {
         id: { type: 'string' },
         minzoom: { type: 'string' },
         maxzoom: { type: 'string' },
+        store: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -143,6 +144,7 @@ export async function main(argv: string[]): Promise<number> {
             ...(values.id === undefined ? {} : { id: values.id }),
             ...(values.minzoom === undefined ? {} : { minzoom: zoom(values.minzoom) }),
             ...(values.maxzoom === undefined ? {} : { maxzoom: zoom(values.maxzoom) }),
+            ...(values.store === undefined ? {} : { store: path.resolve(values.store) }),
             progress: progressOn(process.stderr),
           }),
         );

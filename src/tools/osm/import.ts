@@ -35,6 +35,11 @@ export interface ImportOptions {
   id?: string;
   minzoom?: number;
   maxzoom?: number;
+  /**
+   * A folder where tilemaker keeps the extract's nodes and ways on disk (its `--store`) instead of
+   * in memory: for extracts larger than a tenth of the machine's memory.
+   */
+  store?: string;
   progress?: Progress;
 }
 
@@ -106,6 +111,7 @@ export async function importExtract(file: string, options: ImportOptions): Promi
         minzoom,
         maxzoom,
         bbox: area,
+        ...(options.store === undefined ? {} : { store: options.store }),
         onProgress: (next, done, total) => {
           if (next !== stage) {
             stage = next;

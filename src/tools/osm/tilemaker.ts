@@ -31,6 +31,8 @@ export interface TilemakerRun {
    * so that the tiles at the extract's edge have the sea beyond the extract too.
    */
   bbox: Region;
+  /** tilemaker's `--store`: its temporary storage for nodes and ways, on disk. */
+  store?: string;
   onProgress: (stage: 'reading' | 'writing', done: number, total: number) => void;
 }
 
@@ -56,6 +58,7 @@ export async function runTilemaker(options: TilemakerRun): Promise<void> {
   await writeFile(configFile, JSON.stringify(await configFor(options.minzoom, options.maxzoom, options.water)));
   const args = ['--input', options.input, '--output', options.output, '--config', configFile, '--process', path.join(profileDir, 'process.lua')];
   args.push('--bbox', options.bbox.join(','));
+  if (options.store !== undefined) args.push('--store', options.store);
   const child = spawn('tilemaker', args, { cwd: options.workDir, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const watch = (chunk: Buffer) => {
