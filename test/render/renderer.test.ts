@@ -48,8 +48,9 @@ test('zoom 0 at 1024 px wide draws the world twice', async () => {
   assert.deepEqual(v.requests, ['0/0/0']);
 });
 
-test('features beyond the source maxzoom are over-zoomed: the maxzoom tile, scaled', async () => {
-  // An eighth of tile 2/2/1 (0..512 of 4096): at zoom 4, where the tile is 2048 px, 256 px.
+test('features beyond a vector source maxzoom come from the maxzoom tile, cut to the tiles of the view', async () => {
+  // An eighth of tile 2/2/1 (0..512 of 4096): at zoom 4, where the tile is 2048 px, 256 px, all of
+  // it in tile 4/8/4, the one tile of the view, which the source cuts from 2/2/1 (as MapLibre does).
   const v = new MemorySource(new Map([['2/2/1', vectorTile({ shapes: [polygon([[0, 0], [512, 0], [512, 512], [0, 512]])] })]]), { maxzoom: 2 });
   const canvas = await render(
     { sources: sourceSpecs({ v }), layers: [{ id: 'f', type: 'fill', source: 'v', 'source-layer': 'shapes', paint: { 'fill-color': 'red', 'fill-antialias': false } }] } as never,
@@ -57,7 +58,7 @@ test('features beyond the source maxzoom are over-zoomed: the maxzoom tile, scal
     // The view's top-left corner is the tile's top-left corner.
     { center: unproject(2 * 2048 + 256, 2048 + 256, 4), zoom: 4, width: 512, height: 512, pixelRatio: 1 },
   );
-  assert.deepEqual(v.requests, ['2/2/1']);
+  assert.deepEqual(v.requests, ['4/8/4']);
   assert.equal(countPixels(canvas, ([r]) => r === 255), 256 * 256);
   assert.deepEqual(pixel(canvas, 255, 255), [255, 0, 0, 255]);
   assert.deepEqual(pixel(canvas, 256, 100), [0, 0, 0, 0]);

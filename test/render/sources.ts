@@ -8,6 +8,7 @@ import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { FeatureCollection } from 'geojson';
 import type { RasterTile, SourceKind, Tile, TileFeature, TileRing, TileSource, VectorTile } from '../../src/render/source/source.js';
+import { sliceVectorTile } from '../../src/render/source/overzoom.js';
 import { compileStyle } from '../../src/render/style/style.js';
 import { renderMap } from '../../src/render/renderer.js';
 import type { Viewport } from '../../src/render/view/viewport.js';
@@ -21,7 +22,10 @@ export interface SourceOptions {
   encoding?: 'terrarium' | 'mapbox';
 }
 
-/** A source answering from a map of "z/x/y" to tiles; records what it was asked for. */
+/**
+ * A source answering from a map of "z/x/y" to tiles; records what it was asked for. As a vector
+ * source must, it answers for tiles deeper than its maxzoom with cuts of the maxzoom tile.
+ */
 export class MemorySource implements TileSource {
   readonly kind: SourceKind;
   readonly tileSize: number;
@@ -46,6 +50,16 @@ export class MemorySource implements TileSource {
 
   async getTile(z: number, x: number, y: number): Promise<Tile | null> {
     this.requests.push(`${z}/${x}/${y}`);
+    if (this.kind === 'vector' && z > this.maxzoom) {
+      const dz = z - this.maxzoom;
+      const from = { z: this.maxzoom, x: x >> dz, y: y >> dz };
+      const tile = this.stored(from.z, from.x, from.y);
+      return tile?.kind === 'vector' ? sliceVectorTile(tile, from, { z, x, y }) : null;
+    }
+    return this.stored(z, x, y);
+  }
+
+  private stored(z: number, x: number, y: number): Tile | null {
     return typeof this.tiles === 'function' ? this.tiles(z, x, y) : (this.tiles.get(`${z}/${x}/${y}`) ?? null);
   }
 

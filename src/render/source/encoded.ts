@@ -3,7 +3,9 @@
  * archive, a folder, an http(s) server. The store reads bytes; this decodes and caches them. A tile
  * that cannot be read or decoded is drawn as missing: the failure is logged once per source (a
  * static image with a hole beats an error), and not cached, so it is tried again next time.
- * The tile endpoints get the stored bytes as they are (getTileData), gzip and all.
+ * The tile endpoints get the stored bytes as they are (getTileData), gzip and all. A vector source
+ * also answers for tiles deeper than its maxzoom, cut from the maxzoom tile (overzoom.ts), as
+ * MapLibre's vector sources do.
  */
 
 import { promisify } from 'node:util';
@@ -11,6 +13,7 @@ import { gunzip } from 'node:zlib';
 import type { TileCache } from './cache.js';
 import { decodeRaster, decodeVector, isGzip, type PromoteId } from './decode.js';
 import type { Log } from './log.js';
+import { sliceVectorTile } from './overzoom.js';
 import type { MapSource, SourceKind, Tile, TileData, TileFormat, VectorLayer } from './source.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -98,14 +101,17 @@ export class EncodedTileSource implements MapSource {
   }
 
   async getTile(z: number, x: number, y: number): Promise<Tile | null> {
-    if (!inPyramid(z, x, y) || z < this.minzoom || z > this.maxzoom) return null;
+    const deeper = this.kind === 'vector' && z > this.maxzoom;
+    if (!inPyramid(z, x, y) || z < this.minzoom || (z > this.maxzoom && !deeper)) return null;
     try {
+      if (!deeper) return await this.load(z, x, y);
+      // Cut from the maxzoom tile as MapLibre cuts it, and kept like a stored tile, so that what
+      // the renderer derives from it (paths, selections) lives as long.
+      const dz = z - this.maxzoom;
+      const from = { z: this.maxzoom, x: x >> dz, y: y >> dz };
       return await this.cache.get(`${this.store.key}/${z}/${x}/${y}`, async () => {
-        const bytes = await this.store.read(z, x, y);
-        if (!bytes || bytes.length === 0) return null;
-        if (this.kind === 'vector') return decodeVector(bytes, this.promoteId);
-        // An archive may store images gzipped too, though the PMTiles spec advises against it.
-        return decodeRaster(isGzip(bytes) ? new Uint8Array(await gunzipAsync(bytes)) : bytes);
+        const tile = await this.load(from.z, from.x, from.y);
+        return tile?.kind === 'vector' ? sliceVectorTile(tile, from, { z, x, y }) : null;
       });
     } catch (error) {
       if (!this.warned) {
@@ -114,6 +120,17 @@ export class EncodedTileSource implements MapSource {
       }
       return null;
     }
+  }
+
+  /** The stored tile at z/x/y decoded, through the cache; throws when it cannot be read or decoded. */
+  private load(z: number, x: number, y: number): Promise<Tile | null> {
+    return this.cache.get(`${this.store.key}/${z}/${x}/${y}`, async () => {
+      const bytes = await this.store.read(z, x, y);
+      if (!bytes || bytes.length === 0) return null;
+      if (this.kind === 'vector') return decodeVector(bytes, this.promoteId);
+      // An archive may store images gzipped too, though the PMTiles spec advises against it.
+      return decodeRaster(isGzip(bytes) ? new Uint8Array(await gunzipAsync(bytes)) : bytes);
+    });
   }
 
   async getTileData(z: number, x: number, y: number): Promise<TileData | null> {

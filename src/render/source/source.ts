@@ -70,7 +70,10 @@ export interface TileSource {
   /** 512 or 256: the tile size in CSS pixels that decides which zoom of the source is drawn. */
   readonly tileSize: number;
   readonly minzoom: number;
-  /** Beyond maxzoom the renderer over-zooms: it asks for the maxzoom ancestor and scales it. */
+  /**
+   * The deepest stored zoom. Beyond it raster sources are over-zoomed (the renderer scales the
+   * maxzoom tile); vector sources answer for deeper tiles too, cut from the maxzoom tile.
+   */
   readonly maxzoom: number;
   /** West, south, east, north in degrees; tiles outside are never asked for. */
   readonly bounds: [number, number, number, number];
@@ -78,8 +81,9 @@ export interface TileSource {
   /** raster-dem only: how heights are encoded in RGB. */
   readonly encoding: 'terrarium' | 'mapbox' | undefined;
   /**
-   * The decoded tile at z/x/y (xyz scheme, minzoom <= z <= maxzoom, 0 <= x, y < 2^z), or null when
-   * the source has no tile there. Tiles are cached (bounded), so asking twice is cheap.
+   * The decoded tile at z/x/y (xyz scheme, minzoom <= z <= maxzoom, or any z >= minzoom for a
+   * `vector` source; 0 <= x, y < 2^z), or null when the source has no tile there. Tiles are cached
+   * (bounded), so asking twice is cheap.
    */
   getTile(z: number, x: number, y: number): Promise<Tile | null>;
   close(): Promise<void>;

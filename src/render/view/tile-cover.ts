@@ -3,10 +3,14 @@
  * view:
  *  - the ideal zoom is zoom + log2(512 / tileSize), floored for vector and GeoJSON sources, rounded
  *    for raster and raster-dem sources (MapLibre's `roundZoom`), never below 0;
- *  - above the source's maxzoom the maxzoom tiles are drawn over-zoomed; their features are still
- *    laid out at the ideal zoom for vector sources (the tile's "overscaled" zoom);
+ *  - vector sources (not GeoJSON ones) have tiles down to zoom 18 whatever their maxzoom, the
+ *    deeper ones cut from the maxzoom tile (source/overzoom.ts): MapLibre's map splits tiles so
+ *    down to its maxZoom (22) less its `zoomLevelsToOverscale` (4), both defaults;
+ *  - beyond that the deepest tiles are drawn over-zoomed; their features are still laid out at the
+ *    ideal zoom for vector and GeoJSON sources (the tile's "overscaled" zoom);
  *  - below the source's minzoom nothing is drawn;
- *  - only tiles that overlap the source's `bounds`;
+ *  - only tiles that overlap the source's `bounds` (MapLibre's `hasTile`): a split tile outside them
+ *    is left empty even where its maxzoom ancestor has data;
  *  - world copies: a view that crosses the antimeridian, or shows the world more than once, gets
  *    the tiles of each copy, with `wrap` telling which copy (-1 west of the main world, 1 east).
  * Where MapLibre would fall back to a loaded parent or child for a missing tile, we draw nothing
@@ -36,6 +40,14 @@ export interface CoverSource {
   readonly bounds: readonly [number, number, number, number];
 }
 
+/** MapLibre's default map maxZoom less its default `zoomLevelsToOverscale`. */
+const SPLIT_MAX_ZOOM = 22 - 4;
+
+/** The deepest zoom whose tiles a source is asked for: below it vector tiles are split, not scaled. */
+function coverMaxZoom(source: Pick<CoverSource, 'kind' | 'maxzoom'>): number {
+  return source.kind === 'vector' ? Math.max(source.maxzoom, SPLIT_MAX_ZOOM) : source.maxzoom;
+}
+
 /** Raster-like sources round the ideal zoom; vector ones floor it. */
 export function roundsZoom(kind: SourceKind): boolean {
   return kind === 'raster' || kind === 'raster-dem';
@@ -55,7 +67,7 @@ export function idealZoom(zoom: number, source: Pick<CoverSource, 'kind' | 'tile
  */
 export function coveringTiles(viewport: Viewport, source: CoverSource): CoveredTile[] {
   const ideal = idealZoom(viewport.zoom, source);
-  const z = Math.min(ideal, source.maxzoom);
+  const z = Math.min(ideal, coverMaxZoom(source));
   if (z < source.minzoom) return [];
   const overscaledZ = roundsZoom(source.kind) ? z : Math.max(z, ideal);
   const tiles = 2 ** z;

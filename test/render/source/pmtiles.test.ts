@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { decodeVector } from '../../../src/render/source/decode.js';
 import { resolveSource } from '../../../src/render/source/resolve.js';
 import type { RasterTile, VectorTile } from '../../../src/render/source/source.js';
 import { tempDir } from '../../helpers.js';
@@ -35,11 +36,29 @@ test('a pmtiles:// vector source takes zoom range, bounds and attribution from t
       assert.equal(west!.properties.name, 'west');
       assert.equal(tile.layers.get('places')!.extent, 4096);
       assert.equal(await source.getTile(1, 1, 0), null, 'no tile where the archive has none');
-      assert.equal(await source.getTile(4, 0, 0), null, 'nothing beyond maxzoom');
       assert.equal(await source.getTile(1, 2, 0), null, 'nothing outside the pyramid');
     } finally {
       await source.close();
     }
+  }
+});
+
+test('beyond its maxzoom a vector source cuts its maxzoom tile, as geojson-vt cuts the data at that zoom', async () => {
+  const { dir } = await vectorArchive(true);
+  const source = await resolveSource('places', { type: 'vector', url: 'pmtiles://places.pmtiles' }, options(dir));
+  try {
+    // "west" (-120, 40) lies in tile 5/5/12 and, one level up, in the archive's 3/1/3.
+    const cut = (await source.getTile(5, 5, 12)) as VectorTile;
+    const [ours] = cut.layers.get('places')!.features;
+    const deeper = mvtPyramid(places, 5).find((tile) => tile.z === 5 && tile.x === 5 && tile.y === 12)!;
+    const theirs = (await decodeVector(deeper.data)).layers.get('places')!.features[0]!;
+    assert.equal(ours!.properties.name, 'west');
+    // geojson-vt rounds the point at zoom 5, the archive at zoom 3: a unit or two at zoom 5.
+    assert.ok(Math.abs(ours!.geometry[0]![0]! - theirs.geometry[0]![0]!) <= 4 && Math.abs(ours!.geometry[0]![1]! - theirs.geometry[0]![1]!) <= 4);
+    assert.equal(((await source.getTile(5, 4, 12)) as VectorTile).layers.size, 0, 'a cut with nothing in it is an empty tile');
+    assert.equal(await source.getTile(5, 0, 0), null, 'no tile where the archive has no maxzoom tile');
+  } finally {
+    await source.close();
   }
 });
 
@@ -60,6 +79,7 @@ test('a raster archive serves images, and a vector source refuses it', async () 
   const raster = await resolveSource('r', { type: 'raster', url: 'pmtiles://r.pmtiles', tileSize: 256 }, options(dir));
   const tile = (await raster.getTile(0, 0, 0)) as RasterTile;
   assert.deepEqual([raster.tileSize, tile.kind, tile.width], [256, 'raster', 256]);
+  assert.equal(await raster.getTile(1, 0, 0), null, 'a raster source has nothing beyond its maxzoom');
   await raster.close();
   await assert.rejects(resolveSource('r', { type: 'vector', url: 'pmtiles://r.pmtiles' }, options(dir)), /vector source cannot use png tiles/);
   await assert.rejects(resolveSource('r', { type: 'vector', url: 'pmtiles://missing.pmtiles' }, options(dir)), /ENOENT/);

@@ -9,6 +9,7 @@
  *   sprites/sprite*, extra*  two sprites (1x and @2x) built from the SVGs of test/fixtures/sprites/
  *   town/                     the test town in the OpenMapTiles and Protomaps schemas, as PMTiles
  *                             archives with the styles that draw them (test/render/town/build.ts)
+ * and leaves alone _data/streets, the real OpenStreetMap data of street-fixtures.ts.
  *
  * The card is the 256 x 256 view at zoom 5 centred on tile 5/16/15 (CARD_CENTER): its features are
  * laid out in that view's pixels so that a case at the canonical view shows them at known places.
@@ -17,7 +18,7 @@
  * Run: npx tsc -p . && node dist/test/render/suite/fixtures.js
  */
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { GeoJSONVT } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
@@ -300,7 +301,9 @@ async function demTile(z: number, x: number, y: number, encoding: 'terrarium' | 
 }
 
 async function main(): Promise<void> {
-  rmSync(dataDir, { recursive: true, force: true });
+  // streets/ is street-fixtures.ts's: made from OpenStreetMap samples by tilemaker, not by code.
+  mkdirSync(dataDir, { recursive: true });
+  for (const entry of readdirSync(dataDir)) if (entry !== 'streets') rmSync(path.join(dataDir, entry), { recursive: true, force: true });
   const card = { polygons: polygons(), rows: rows(), segments: segments(), zigzags: zigzags(), points: points() };
   const worldFeatures = world();
   for (const [name, features] of Object.entries({ ...card, world: worldFeatures })) {

@@ -33,11 +33,24 @@ test('a 256-px source covers the same view with tiles one level deeper', () => {
   assert.equal(tiles.length, 4);
 });
 
-test('beyond the source maxzoom the maxzoom tiles are used, laid out at the ideal zoom', () => {
-  const tiles = coveringTiles(view(7.3, [10, 10], 256, 256), vector({ maxzoom: 5 }));
-  assert.ok(tiles.length > 0);
-  assert.ok(tiles.every((t) => t.z === 5 && t.overscaledZ === 7));
-  const raster = coveringTiles(view(7.3, [10, 10], 256, 256), { ...vector({ maxzoom: 5 }), kind: 'raster' });
+test('beyond a vector source maxzoom its tiles are split down to zoom 18, then over-zoomed', () => {
+  // MapLibre's map maxZoom 22 less its zoomLevelsToOverscale 4.
+  const split = coveringTiles(view(7.3, [10, 10], 256, 256), vector({ maxzoom: 5 }));
+  assert.ok(split.length > 0);
+  assert.ok(split.every((t) => t.z === 7 && t.overscaledZ === 7));
+  assert.ok(coveringTiles(view(18.9, [10, 10], 256, 256), vector()).every((t) => t.z === 18 && t.overscaledZ === 18));
+  const deeper = coveringTiles(view(20.5, [10, 10], 256, 256), vector());
+  assert.ok(deeper.length > 0);
+  assert.ok(deeper.every((t) => t.z === 18 && t.overscaledZ === 20));
+  assert.ok(coveringTiles(view(20.5, [10, 10], 256, 256), vector({ maxzoom: 19 })).every((t) => t.z === 19 && t.overscaledZ === 20));
+});
+
+test('GeoJSON and raster sources are not split: their maxzoom tiles are over-zoomed', () => {
+  const geojson = coveringTiles(view(7.3, [10, 10], 256, 256), vector({ kind: 'geojson', maxzoom: 5 }));
+  assert.ok(geojson.length > 0);
+  assert.ok(geojson.every((t) => t.z === 5 && t.overscaledZ === 7));
+  const raster = coveringTiles(view(7.3, [10, 10], 256, 256), vector({ kind: 'raster', maxzoom: 5 }));
+  assert.ok(raster.length > 0);
   assert.ok(raster.every((t) => t.z === 5 && t.overscaledZ === 5));
 });
 
@@ -50,6 +63,15 @@ test('only tiles overlapping the source bounds are covered', () => {
   // Bounds within the north-east quarter of the world: at zoom 1 only tile 1/1/0.
   const tiles = coveringTiles(view(1, [0, 0]), vector({ bounds: [10, 10, 60, 50] }));
   assert.deepEqual(keys(tiles), ['1/1/0@0']);
+});
+
+test('split tiles outside the bounds are not covered, though their maxzoom tile is', () => {
+  // Bounds in the north-west quarter of zoom-14 tile 14/8192/8191 (just north-east of 0, 0).
+  const bounds: [number, number, number, number] = [0.001, 0.012, 0.01, 0.02];
+  const centre: [number, number] = [0.011, 0.011];
+  assert.deepEqual(keys(coveringTiles(view(14, centre, 512, 512), vector({ bounds }))), ['14/8192/8191@0']);
+  // At zoom 15 that tile's four children are in view; only the north-west one overlaps the bounds.
+  assert.deepEqual(keys(coveringTiles(view(15, centre, 1024, 1024), vector({ bounds }))), ['15/16384/16382@0']);
 });
 
 test('a view across the antimeridian covers tiles of both world copies', () => {
