@@ -20,7 +20,8 @@ import path from 'node:path';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { localizeStyle } from '../../../src/maps/language.js';
 import { openArchive, writeArchive, type Tile } from '../../../src/platform/pmtiles.js';
-import { importExtract, PUBLISHED } from '../../../src/tools/osm/import.js';
+import { importExtract } from '../../../src/tools/osm/import.js';
+import { OPENMAPTILES_MAPS } from '../../../src/tools/osm/openmaptiles-maps.js';
 import { project, TILE_SIZE } from '../../../src/render/view/viewport.js';
 import { tempDir } from '../../helpers.js';
 import { fixturesDir, repoRoot } from './cases.js';
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     const published = path.dirname(result.archive);
     copyFileSync(result.archive, path.join(outDir, `${sample}.pmtiles`));
     for (const name of readdirSync(published).filter((name) => name.startsWith('sprite'))) copyFileSync(path.join(published, name), path.join(outDir, name));
-    for (const { style: name } of PUBLISHED) {
+    for (const { style: name } of OPENMAPTILES_MAPS) {
       const style = JSON.parse(readFileSync(path.join(published, `${name}.json`), 'utf8')) as StyleSpecification;
       style.sources.openmaptiles = { ...style.sources.openmaptiles, url: `pmtiles://${sample}.pmtiles` } as StyleSpecification['sources'][string];
       style.sources.world = { type: 'vector', url: 'pmtiles://world.pmtiles' };
