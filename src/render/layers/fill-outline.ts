@@ -8,7 +8,7 @@
  * layer's fills are drawn: MapLibre draws a layer's outlines after all of its fills.
  */
 
-import type { SKRSContext2D } from '@napi-rs/canvas';
+import { ImageData, type SKRSContext2D } from '@napi-rs/canvas';
 import type { RenderContext } from '../paint/context.js';
 import type { PixelRect } from '../view/projection.js';
 
@@ -22,6 +22,7 @@ function snap(value: number): number {
  * (drawing never awaits, so one is enough) and cleared pixel by pixel after use.
  */
 let shared = new Float32Array(0);
+let sharedPixels = new Uint8ClampedArray(0);
 
 export class OutlineBuffer {
   private readonly data: Float32Array;
@@ -108,8 +109,10 @@ export class OutlineBuffer {
     const h = this.y1 - this.y0 + 1;
     const canvas = rc.scratch();
     const scratch = canvas.getContext('2d');
-    const image = scratch.createImageData(w, h);
-    const out = image.data;
+    // One pixel buffer for every composite: a fresh one per fill layer was most of a render's garbage.
+    if (sharedPixels.length < w * h * 4) sharedPixels = new Uint8ClampedArray(w * h * 4);
+    const out = sharedPixels.subarray(0, w * h * 4);
+    out.fill(0);
     const data = this.data;
     for (const p of this.touched) {
       const o = p * 4;
@@ -123,7 +126,7 @@ export class OutlineBuffer {
       }
       data.fill(0, o, o + 4);
     }
-    scratch.putImageData(image, 0, 0);
+    scratch.putImageData(new ImageData(out, w, h), 0, 0);
     ctx.drawImage(canvas, 0, 0, w, h, this.x0, this.y0, w, h);
     rc.release(canvas);
   }
