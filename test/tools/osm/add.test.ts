@@ -17,6 +17,7 @@ import { ArchiveError } from '../../../src/tools/osm/added-archive.js';
 import { MapsUsageError } from '../../../src/tools/osm/publish.js';
 import { acquireLock } from '../../../src/platform/storage/lock.js';
 import { repoRoot } from '../../render/suite/cases.js';
+import { colours } from './street-maps.js';
 import { freePort, tempDir } from '../../helpers.js';
 
 const town = path.join(repoRoot, 'test/fixtures/render/_data/town');
@@ -61,16 +62,6 @@ async function render(registry: MapRegistry, id: string, center: [number, number
   });
 }
 
-/** Pixels of each colour (#rrggbb) of a PNG. */
-async function colours(png: Buffer): Promise<Map<string, number>> {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const counts = new Map<string, number>();
-  for (let i = 0; i < data.length; i += info.channels) {
-    const hex = `#${[data[i]!, data[i + 1]!, data[i + 2]!].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
-    counts.set(hex, (counts.get(hex) ?? 0) + 1);
-  }
-  return counts;
-}
 
 const styleOf = (dir: string, id: string) => {
   const definition = JSON.parse(readFileSync(path.join(dir, `${id}.json`), 'utf8')) as { style: string };

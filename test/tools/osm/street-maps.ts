@@ -10,6 +10,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { buildStreetSprite, STYLES, stylesDir, type StreetStyle } from '../../../src/tools/osm/sprite.js';
 import { repoRoot } from '../../render/suite/cases.js';
@@ -47,4 +48,15 @@ export async function writeStreetMaps(sample: Sample): Promise<{ dir: string; de
     definitions[name] = { style: file };
   }
   return { dir, definitions };
+}
+
+/** The colours of an image, as #rrggbb, with the number of pixels of each. */
+export async function colours(png: Buffer): Promise<Map<string, number>> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const counts = new Map<string, number>();
+  for (let i = 0; i < data.length; i += info.channels) {
+    const hex = `#${[data[i]!, data[i + 1]!, data[i + 2]!].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
+    counts.set(hex, (counts.get(hex) ?? 0) + 1);
+  }
+  return counts;
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { test } from 'node:test';
-import sharp from 'sharp';
 import { validateStyleMin, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { defaultConfig } from '../../../src/config.js';
 import { MapRegistry } from '../../../src/maps/registry.js';
@@ -10,7 +9,7 @@ import { FontCatalog } from '../../../src/render/glyphs/catalog.js';
 import { compileStyle } from '../../../src/render/style/style.js';
 import { STYLES, type StreetStyle } from '../../../src/tools/osm/sprite.js';
 import { stylePath as worldStylePath } from '../../../src/tools/world/build.js';
-import { readStyle, SAMPLES, writeStreetMaps, type Sample } from './street-maps.js';
+import { colours, readStyle, SAMPLES, writeStreetMaps, type Sample } from './street-maps.js';
 import { tempDir } from '../../helpers.js';
 
 const worldStyle = JSON.parse(readFileSync(worldStylePath, 'utf8')) as StyleSpecification;
@@ -37,16 +36,6 @@ test('our renderer draws every property of every style, with fonts the catalog h
   }
 });
 
-/** The colours of an image, as #rrggbb, with the number of pixels of each. */
-async function colours(png: Buffer): Promise<Map<string, number>> {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-  const counts = new Map<string, number>();
-  for (let i = 0; i < data.length; i += info.channels) {
-    const hex = `#${[data[i]!, data[i + 1]!, data[i + 2]!].map((value) => value.toString(16).padStart(2, '0')).join('')}`;
-    counts.set(hex, (counts.get(hex) ?? 0) + 1);
-  }
-  return counts;
-}
 
 const paint = (style: StyleSpecification, id: string, property: string) =>
   (style.layers.find((layer) => layer.id === id)!.paint as Record<string, unknown>)[property] as string;
