@@ -7,6 +7,7 @@
  * of an id runs at a time (a lock file beside the versions), whichever command runs it.
  */
 
+import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { MAP_ID } from '../../maps/definition.js';
@@ -43,7 +44,8 @@ export function checkId(id: string, suffixes: readonly string[]): void {
 
 /** A version name that sorts by time. */
 function versionName(): string {
-  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${process.pid}`;
+  // Milliseconds and random bits: two imports of an id in the same second must not share a name.
+  return `${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
 }
 
 /** Writes JSON by a rename, so that a reader sees the old file or the new one, never a part. */
