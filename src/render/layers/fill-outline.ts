@@ -109,15 +109,16 @@ export class OutlineBuffer {
     const h = this.y1 - this.y0 + 1;
     const canvas = rc.scratch();
     const scratch = canvas.getContext('2d');
-    // One pixel buffer for every composite: a fresh one per fill layer was most of a render's garbage.
+    // One pixel buffer for every composite (a fresh one per fill layer was most of a render's
+    // garbage), kept all zero between composites: only the pixels written are cleared after.
     if (sharedPixels.length < w * h * 4) sharedPixels = new Uint8ClampedArray(w * h * 4);
     const out = sharedPixels.subarray(0, w * h * 4);
-    out.fill(0);
     const data = this.data;
+    const at = (p: number) => ((Math.floor(p / this.width) - this.y0) * w + (p % this.width) - this.x0) * 4;
     for (const p of this.touched) {
       const o = p * 4;
       const a = data[o + 3]!;
-      const q = ((Math.floor(p / this.width) - this.y0) * w + (p % this.width) - this.x0) * 4;
+      const q = at(p);
       if (a > 0) {
         out[q] = (data[o]! / a) * 255;
         out[q + 1] = (data[o + 1]! / a) * 255;
@@ -127,6 +128,7 @@ export class OutlineBuffer {
       data.fill(0, o, o + 4);
     }
     scratch.putImageData(new ImageData(out, w, h), 0, 0);
+    for (const p of this.touched) out.fill(0, at(p), at(p) + 4);
     ctx.drawImage(canvas, 0, 0, w, h, this.x0, this.y0, w, h);
     rc.release(canvas);
   }

@@ -4,7 +4,8 @@
  * helpers shared by the painters (tile clipping, whole-layer opacity).
  */
 
-import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
+import { releaseCanvas, takeCanvas } from './canvas-pool.js';
 import type { StylePropertyExpression } from '@maplibre/maplibre-gl-style-spec';
 import type { RasterTile, TileSource } from '../source/source.js';
 import type { ImageSet } from '../sprite/sprite.js';
@@ -73,20 +74,14 @@ export function drawWithLayerOpacity(rc: RenderContext, opacity: number, draw: (
   rc.release(canvas);
 }
 
-/** A pool of output-sized canvases, cleared when handed out. */
+/**
+ * Output-sized canvases for layers drawn apart, cleared when handed out. They come from the
+ * thread's canvas pool, so that a render does not make a new one for its first scratch.
+ */
 export function scratchPool(width: number, height: number): { take(): Canvas; give(canvas: Canvas): void } {
-  const free: Canvas[] = [];
   return {
-    take() {
-      const canvas = free.pop() ?? createCanvas(width, height);
-      const ctx = canvas.getContext('2d');
-      ctx.setTransform(1, 0, 0, 1, 0, 0);
-      ctx.clearRect(0, 0, width, height);
-      return canvas;
-    },
-    give(canvas) {
-      free.push(canvas);
-    },
+    take: () => takeCanvas(width, height),
+    give: (canvas) => releaseCanvas(canvas),
   };
 }
 
