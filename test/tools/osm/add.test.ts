@@ -9,7 +9,6 @@ import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { namedFlavor } from '@protomaps/basemaps';
 import { defaultConfig } from '../../../src/config.js';
 import { MapRegistry } from '../../../src/maps/registry.js';
-import { renderStaticImage } from '../../../src/maps/static/static-image.js';
 import { openArchive, writeArchive } from '../../../src/platform/pmtiles.js';
 import { compileStyle } from '../../../src/render/style/style.js';
 import { addArchive, idFromArchive } from '../../../src/tools/osm/add.js';
@@ -17,7 +16,7 @@ import { ArchiveError } from '../../../src/tools/osm/added-archive.js';
 import { MapsUsageError } from '../../../src/tools/osm/publish.js';
 import { acquireLock } from '../../../src/platform/storage/lock.js';
 import { repoRoot } from '../../render/suite/cases.js';
-import { colours } from './street-maps.js';
+import { colours, renderPng } from './street-maps.js';
 import { freePort, tempDir } from '../../helpers.js';
 
 const town = path.join(repoRoot, 'test/fixtures/render/_data/town');
@@ -50,16 +49,8 @@ async function withRegistry<T>(dir: string, use: (registry: MapRegistry) => Prom
   }
 }
 
-async function render(registry: MapRegistry, id: string, center: [number, number], zoom: number): Promise<Buffer> {
-  return renderStaticImage(registry.get(id)!, {
-    viewport: { center, zoom, width: 256, height: 256, pixelRatio: 1 },
-    format: 'png',
-    paths: [],
-    markers: [],
-    attribution: 'false',
-    icons: new Map(),
-    language: null,
-  });
+function render(registry: MapRegistry, id: string, center: [number, number], zoom: number): Promise<Buffer> {
+  return renderPng(registry.get(id)!, center, zoom);
 }
 
 

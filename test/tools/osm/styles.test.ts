@@ -4,12 +4,11 @@ import { test } from 'node:test';
 import { validateStyleMin, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { defaultConfig } from '../../../src/config.js';
 import { MapRegistry } from '../../../src/maps/registry.js';
-import { renderStaticImage } from '../../../src/maps/static/static-image.js';
 import { FontCatalog } from '../../../src/render/glyphs/catalog.js';
 import { compileStyle } from '../../../src/render/style/style.js';
 import { STYLES, type StreetStyle } from '../../../src/tools/osm/sprite.js';
 import { stylePath as worldStylePath } from '../../../src/tools/world/build.js';
-import { colours, readStyle, SAMPLES, writeStreetMaps, type Sample } from './street-maps.js';
+import { colours, readStyle, renderPng, SAMPLES, writeStreetMaps, type Sample } from './street-maps.js';
 import { tempDir } from '../../helpers.js';
 
 const worldStyle = JSON.parse(readFileSync(worldStylePath, 'utf8')) as StyleSpecification;
@@ -51,16 +50,7 @@ for (const sample of ['oakland', 'kirchberg'] as const satisfies readonly Sample
       const [lon, lat] = SAMPLES[sample].center;
       for (const name of STYLES) {
         const map = registry.get(name)!;
-        const render = (zoom: number) =>
-          renderStaticImage(map, {
-            viewport: { center: [lon, lat], zoom, width: 256, height: 256, pixelRatio: 1 },
-            format: 'png',
-            paths: [],
-            markers: [],
-            attribution: 'false',
-            icons: new Map(),
-            language: null,
-          });
+        const render = (zoom: number) => renderPng(map, [lon, lat], zoom);
         // Zoomed out, the world: its sea and its land in the style's colours.
         const world = await colours(await render(3));
         for (const colour of [paint(styles[name], 'background', 'background-color'), paint(styles[name], 'world-land', 'fill-color')]) {
