@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import type { Feature, LineString, Polygon, Position } from 'geojson';
+import { inside, ringBounds } from './ring.js';
 
 /**
  * Lakes and rivers of GSHHG (the shorelines and WDBII rivers that GMT draws with), as Debian's
@@ -108,28 +109,7 @@ export function assembleLines(pieces: readonly Piece[]): Piece[] {
   return chain(pieces);
 }
 
-function bbox(points: readonly Position[]): [number, number, number, number] {
-  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [x, y] of points) {
-    w = Math.min(w, x!);
-    e = Math.max(e, x!);
-    s = Math.min(s, y!);
-    n = Math.max(n, y!);
-  }
-  return [w, s, e, n];
-}
 
-/** Whether a point is inside a ring (even-odd rule). */
-export function inside(point: Position, ring: readonly Position[]): boolean {
-  const [x, y] = point as [number, number];
-  let result = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i] as [number, number];
-    const [xj, yj] = ring[j] as [number, number];
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) result = !result;
-  }
-  return result;
-}
 
 /**
  * Lake polygons from shoreline rings: each lake (level 2) with the islands (level 3) inside it as
@@ -138,9 +118,9 @@ export function inside(point: Position, ring: readonly Position[]): boolean {
 export function lakePolygons(rings: readonly Piece[]): Polygon[] {
   const lakes = rings
     .filter((ring) => ring.level === 2 || ring.level === 4)
-    .map((ring) => ({ outer: ring.points, box: bbox(ring.points), holes: [] as Position[][] }));
+    .map((ring) => ({ outer: ring.points, box: ringBounds(ring.points), holes: [] as Position[][] }));
   for (const island of rings.filter((ring) => ring.level === 3)) {
-    const [w, s, e, n] = bbox(island.points);
+    const [w, s, e, n] = ringBounds(island.points);
     const probe = island.points[0]!;
     const lake = lakes.find(
       ({ box, outer }) => box[0] <= w && box[1] <= s && box[2] >= e && box[3] >= n && inside(probe, outer),

@@ -16,7 +16,8 @@
  */
 
 import type { Polygon, Position } from 'geojson';
-import { inSea, inside, readCoastline, type Region } from '../gshhg.js';
+import { inSea, readCoastline, type Region } from '../gshhg.js';
+import { inside, signedArea } from '../ring.js';
 
 export const CELL_DEGREES = 0.5;
 /** How far beside a coast line its side is tested, in degrees (about a metre). */
@@ -43,12 +44,6 @@ export function cellsOf([west, south, east, north]: Region): Region[] {
   return cells;
 }
 
-/** Twice the signed area: positive for a counter-clockwise ring. */
-export function signedArea(ring: readonly Position[]): number {
-  let sum = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) sum += (ring[j]![0]! - ring[i]![0]!) * (ring[j]![1]! + ring[i]![1]!);
-  return sum;
-}
 
 /** A point just left of a line, beside the middle of its longest segment. */
 export function leftProbe(line: readonly Position[]): Position {
@@ -89,9 +84,8 @@ export function withoutEdges(cell: Region, line: readonly Position[]): Position[
   const cuts: number[] = [];
   for (let i = 0; i + 1 < line.length; i++) if (alongEdge(cell, line[i]!, line[i + 1]!)) cuts.push(i);
   if (cuts.length === 0) return [[...line]];
-  const closed = line.length >= 4 && Math.hypot(line[0]![0]! - line.at(-1)![0]!, line[0]![1]! - line.at(-1)![1]!) <= EDGE;
   // A ring is opened at its first cut, so that its pieces start and end on the edge.
-  const points = closed ? [...line.slice(cuts[0]! + 1), ...line.slice(1, cuts[0]! + 1)] : [...line];
+  const points = isClosed(line) ? [...line.slice(cuts[0]! + 1), ...line.slice(1, cuts[0]! + 1)] : [...line];
   const pieces: Position[][] = [];
   let current: Position[] = [points[0]!];
   for (let i = 0; i + 1 < points.length; i++) {

@@ -6,7 +6,7 @@
 
 import { writeFile } from 'node:fs/promises';
 import type { Polygon, Position } from 'geojson';
-import { signedArea } from './ocean.js';
+import { ringBounds, signedArea } from '../ring.js';
 
 const FILE_CODE = 9994;
 const VERSION = 1000;
@@ -17,16 +17,6 @@ const ID_WIDTH = 10;
 
 type Box = [number, number, number, number];
 
-function boxOf(points: Iterable<Position>): Box {
-  const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const [x, y] of points) {
-    box[0] = Math.min(box[0], x!);
-    box[1] = Math.min(box[1], y!);
-    box[2] = Math.max(box[2], x!);
-    box[3] = Math.max(box[3], y!);
-  }
-  return box;
-}
 
 function oriented(ring: readonly Position[], clockwise: boolean): Position[] {
   return signedArea(ring) > 0 === clockwise ? [...ring].reverse() : [...ring];
@@ -48,7 +38,7 @@ function record(polygon: Polygon): Buffer {
   const points = rings.flat();
   const out = Buffer.alloc(44 + 4 * rings.length + 16 * points.length);
   out.writeInt32LE(POLYGON, 0);
-  boxOf(points).forEach((value, i) => out.writeDoubleLE(value, 4 + 8 * i));
+  ringBounds(points).forEach((value, i) => out.writeDoubleLE(value, 4 + 8 * i));
   out.writeInt32LE(rings.length, 36);
   out.writeInt32LE(points.length, 40);
   let start = 0;
@@ -90,7 +80,7 @@ function dbf(count: number): Buffer {
 /** Writes `<base>.shp`, `<base>.shx` and `<base>.dbf`. */
 export async function writePolygonShapefile(base: string, polygons: readonly Polygon[]): Promise<void> {
   const records = polygons.map(record);
-  const box = boxOf(polygons.flatMap((polygon) => polygon.coordinates[0]!));
+  const box = ringBounds(polygons.flatMap((polygon) => polygon.coordinates[0]!));
   const shpLength = HEADER + records.reduce((sum, content) => sum + RECORD_HEADER + content.length, 0);
   const shp: Buffer[] = [header(shpLength, box)];
   const shx: Buffer[] = [header(HEADER + 8 * records.length, box)];

@@ -56,8 +56,7 @@ export async function configFor(minzoom: number, maxzoom: number, water: string)
 export async function runTilemaker(options: TilemakerRun): Promise<void> {
   const configFile = path.join(options.workDir, 'config.json');
   await writeFile(configFile, JSON.stringify(await configFor(options.minzoom, options.maxzoom, options.water)));
-  const args = ['--input', options.input, '--output', options.output, '--config', configFile, '--process', path.join(profileDir, 'process.lua')];
-  args.push('--bbox', options.bbox.join(','));
+  const args = ['--input', options.input, '--output', options.output, '--config', configFile, '--process', path.join(profileDir, 'process.lua'), '--bbox', options.bbox.join(',')];
   if (options.store !== undefined) args.push('--store', options.store);
   const child = spawn('tilemaker', args, { cwd: options.workDir, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';

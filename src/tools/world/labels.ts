@@ -4,6 +4,7 @@ import polylabel from 'polylabel';
 import { marineNames } from './marine.js';
 import { minzoomKey } from './layers.js';
 import type { NaturalEarth } from './natural-earth.js';
+import { signedArea } from '../ring.js';
 import { latitudeOfY, longitudeOfX, xOfLongitude, yOfLatitude } from '../../platform/web-mercator.js';
 
 /**
@@ -79,11 +80,6 @@ function unproject([x, y]: [number, number]): [number, number] {
   return [longitudeOfX(x), latitudeOfY(y)];
 }
 
-function ringArea(ring: readonly [number, number][]): number {
-  let area = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) area += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
-  return Math.abs(area) / 2;
-}
 
 /** A country name needs about this many square pixels of its country to be drawn. */
 const countryPixels = 2500;
@@ -97,7 +93,7 @@ export function countryLabelPoint(geometry: Polygon | { type: 'MultiPolygon'; co
   let best: { rings: [number, number][][]; area: number } | null = null;
   for (const polygon of polygons) {
     const rings = polygon.map((ring) => ring.map(project));
-    const area = ringArea(rings[0]!);
+    const area = Math.abs(signedArea(rings[0]!)) / 2;
     if (!best || area > best.area) best = { rings, area };
   }
   const pixels = best!.area * 512 * 512;

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import type { Polygon, Position } from 'geojson';
-import { inSea, inside, type Region } from '../../../src/tools/gshhg.js';
-import { cellsOf, edgePosition, seaOfCell, seaPolygons, signedArea, withoutEdges } from '../../../src/tools/osm/ocean.js';
+import { inSea, type Region } from '../../../src/tools/gshhg.js';
+import { inside, signedArea } from '../../../src/tools/ring.js';
+import { cellsOf, edgePosition, seaOfCell, seaPolygons, withoutEdges } from '../../../src/tools/osm/ocean.js';
 import { requirePeers } from '../../peers.js';
 
 function inPolygons(polygons: readonly Polygon[], point: Position): boolean {
