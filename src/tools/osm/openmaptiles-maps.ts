@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Progress } from '../../platform/progress.js';
 import type { PublishedStyle } from './publish.js';
-import { writeJson } from './publish.js';
+import { writeJson } from '../write-json.js';
 import { buildStreetSprite, readStreetStyle, type StreetStyle } from './sprite.js';
 
 /** The styles over an OpenMapTiles archive, and the suffix of their map ids. */

@@ -16,12 +16,13 @@
  */
 
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { layers, namedFlavor, type Flavor, type Pois } from '@protomaps/basemaps';
 import type { Progress } from '../../platform/progress.js';
 import { writeSprite, type SpriteImage } from '../sprite/build.js';
-import { writeJson, type PublishedStyle } from './publish.js';
+import { writeJson } from '../write-json.js';
+import { MAKI_ICONS } from './sprite.js';
+import type { PublishedStyle } from './publish.js';
 
 export const PROTOMAPS_FLAVOURS = [
   { flavour: 'light', suffix: '' },
@@ -81,10 +82,8 @@ const POI_ICONS: Record<string, [maki: string, colour: keyof Pois]> = {
 const SHIELD_PREFIXES = ['generic_shield-', 'US:I-', 'NL:S-road-'];
 const SHIELD_CHARS = [1, 2, 3, 4, 5];
 
-const makiIcons = path.join(path.dirname(createRequire(import.meta.url).resolve('@mapbox/maki/package.json')), 'icons');
-
 async function makiImage(name: string, icon: string, colour: string): Promise<SpriteImage> {
-  const svg = (await readFile(path.join(makiIcons, `${icon}.svg`), 'utf8')).replace('<svg ', `<svg fill="${colour}" `);
+  const svg = (await readFile(path.join(MAKI_ICONS, `${icon}.svg`), 'utf8')).replace('<svg ', `<svg fill="${colour}" `);
   return { name, svg: Buffer.from(svg), options: {} };
 }
 

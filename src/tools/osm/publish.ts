@@ -8,11 +8,12 @@
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { MAP_ID } from '../../maps/definition.js';
 import type { Progress } from '../../platform/progress.js';
 import { acquireLock, LockHeldError } from '../../platform/storage/lock.js';
+import { writeJson } from '../write-json.js';
 
 /** What is wrong with the command's arguments (not with the file). */
 export class MapsUsageError extends Error {}
@@ -46,12 +47,6 @@ export function checkId(id: string, suffixes: readonly string[]): void {
 function versionName(): string {
   // Milliseconds and random bits: two imports of an id in the same second must not share a name.
   return `${new Date().toISOString().replace(/[-:.]/g, '')}-${randomBytes(3).toString('hex')}`;
-}
-
-/** Writes JSON by a rename, so that a reader sees the old file or the new one, never a part. */
-export async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeFile(`${file}.partial`, `${JSON.stringify(value, null, 2)}\n`);
-  await rename(`${file}.partial`, file);
 }
 
 /** The version folder the current definition of `id` points at, if any. */

@@ -7,7 +7,8 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Progress } from '../../platform/progress.js';
-import { writeJson, type PublishedStyle } from './publish.js';
+import { writeJson } from '../write-json.js';
+import type { PublishedStyle } from './publish.js';
 
 export const RASTER_SUFFIXES = [''];
 const DEFAULT_TILE_SIZE = 256;

@@ -23,7 +23,8 @@ export const stylesDir = path.join(root, 'src/tools/osm/styles');
 export const STYLES = ['streets', 'light', 'dark'] as const;
 export type StreetStyle = (typeof STYLES)[number];
 
-const makiIcons = path.join(path.dirname(createRequire(import.meta.url).resolve('@mapbox/maki/package.json')), 'icons');
+/** The SVG icons of npm @mapbox/maki. */
+export const MAKI_ICONS = path.join(path.dirname(createRequire(import.meta.url).resolve('@mapbox/maki/package.json')), 'icons');
 
 /**
  * Route shields: a rounded box, 20 × 16 CSS pixels, whose middle stretches around the ref (the
@@ -91,7 +92,7 @@ export async function buildStreetSprite(outBase: string): Promise<BuiltSprite> {
       if (own) return { name, ...own };
       let svg: Buffer;
       try {
-        svg = await readFile(path.join(makiIcons, `${name}.svg`));
+        svg = await readFile(path.join(MAKI_ICONS, `${name}.svg`));
       } catch {
         throw new Error(`the street styles use the image "${name}", which is neither a maki icon nor one of ${Object.keys(OWN_IMAGES).join(', ')}`);
       }

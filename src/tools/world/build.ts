@@ -1,10 +1,11 @@
-import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import type { Feature, Point } from 'geojson';
 import path from 'node:path';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { writeArchive, type Tile } from '../../platform/pmtiles.js';
+import { writeJson } from '../write-json.js';
 import { readGshhg, type Gshhg, type GshhgResolution } from '../gshhg.js';
 import {
   gshhgBands,
@@ -75,11 +76,6 @@ async function cutAll(layers: LayerFeatures[], maxzoom: number): Promise<Tile[]>
     await pool.destroy();
   }
   return tiles;
-}
-
-async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeFile(`${file}.partial`, `${JSON.stringify(value, null, 2)}\n`);
-  await rename(`${file}.partial`, file);
 }
 
 /**

@@ -8,12 +8,10 @@
  */
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { MAKI_ICONS } from '../../../src/tools/osm/sprite.js';
 import { buildSprite } from '../../../src/tools/sprite/build.js';
-
-const require = createRequire(import.meta.url);
 
 const FOOD = '#e0761e';
 const CIVIC = '#6c6480';
@@ -47,7 +45,7 @@ const ICONS: Record<string, [maki: string, color: string]> = {
 const SHIELD_CHARS = [1, 2, 3, 4, 5];
 
 function makiSvg(icon: string, color: string): string {
-  const file = path.join(path.dirname(require.resolve('@mapbox/maki/package.json')), 'icons', `${icon}.svg`);
+  const file = path.join(MAKI_ICONS, `${icon}.svg`);
   return readFileSync(file, 'utf8').replace('<svg ', `<svg fill="${color}" `);
 }
 
