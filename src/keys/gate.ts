@@ -5,7 +5,7 @@ import type { UsageRecorder } from './usage.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 import { clientNetwork } from '../platform/client-network.js';
-import type { RateDecision, RateLimiter } from '../platform/rate-limit.js';
+import { rateLimitedError, type RateDecision, type RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
 import { DatabaseUnavailableError, type Database } from '../platform/storage/database.js';
 
@@ -156,7 +156,7 @@ export class KeyGate {
     }
     const decided = (decision: RateDecision) => {
       if (!decision.allowed) {
-        done(new ApiError('Rate limit exceeded for this key', 'rate-limited', { 'retry-after': String(decision.retryAfter) }));
+        done(rateLimitedError('Rate limit exceeded for this key', decision));
         return;
       }
       this.options.usage.record(key.id, key.accountId);
@@ -207,10 +207,7 @@ export class KeyGate {
     const limiter = this.options.unknownKeyLimiter;
     const client = clientNetwork(address);
     const charged = (decision: RateDecision): Promise<GateKey | null> => {
-      if (!decision.allowed) {
-        const retryAfter = { 'retry-after': String(decision.retryAfter) };
-        return Promise.reject(new ApiError('Too many requests with unknown keys from this address', 'rate-limited', retryAfter));
-      }
+      if (!decision.allowed) return Promise.reject(rateLimitedError('Too many requests with unknown keys from this address', decision));
       return this.verify(hex).then((key) => {
         if (key) limiter.refund(client);
         return key;

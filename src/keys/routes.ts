@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RateLimiter } from '../platform/rate-limit.js';
+import { rateLimitedError, type RateLimiter } from '../platform/rate-limit.js';
 import { ApiError, NotFoundError } from '../platform/errors.js';
 import type { AccountStore } from './accounts.js';
 import { normalizeSettings, type ApiKeySettings } from './settings.js';
@@ -81,7 +81,7 @@ export async function keyManagementRoutes(
     request.accountId = accountId;
     const decision = await limiter.take(`account:${accountId}`);
     if (!decision.allowed) {
-      throw new ApiError('Rate limit exceeded for key management', 'rate-limited', { 'retry-after': String(decision.retryAfter) });
+      throw rateLimitedError('Rate limit exceeded for key management', decision);
     }
   });
 

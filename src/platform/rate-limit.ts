@@ -1,9 +1,15 @@
 import { Redis } from 'ioredis';
+import { ApiError } from './errors.js';
 
 export interface RateDecision {
   allowed: boolean;
   /** Whole seconds until a request would be allowed again (for `Retry-After`). */
   retryAfter: number;
+}
+
+/** The 429 of a refused decision: `message` in the error body, and when to try again. */
+export function rateLimitedError(message: string, decision: RateDecision): ApiError {
+  return new ApiError(message, 'rate-limited', { 'retry-after': String(decision.retryAfter) });
 }
 
 /**
