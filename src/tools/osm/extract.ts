@@ -18,6 +18,9 @@ export type ExtractFormat = 'pbf' | 'osm' | 'osm.bz2' | 'osm.gz';
 /** A file that cannot be imported: the message names the file and the problem. */
 export class ExtractError extends Error {}
 
+/** osmium is not installed: a problem of the machine, passed on as it is, not blamed on the file. */
+class OsmiumMissingError extends ExtractError {}
+
 export interface Extract {
   file: string;
   format: ExtractFormat;
@@ -45,7 +48,7 @@ async function osmium(args: string[]): Promise<string> {
   try {
     return (await run('osmium', args, { maxBuffer: 64 << 20, encoding: 'utf8' })).stdout;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ExtractError("osmium not found: importing needs Debian's osmium-tool package (scripts/setup.sh installs it)");
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new OsmiumMissingError("osmium not found: importing needs Debian's osmium-tool package (scripts/setup.sh installs it)");
     throw new ExtractError(((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').at(-1)!);
   }
 }
@@ -85,7 +88,7 @@ export async function inspectExtract(file: string): Promise<Extract> {
     const message = (error as Error).message;
     // osmium cannot compute the extent of data without a single located node.
     if (/Invalid location/.test(message)) throw new ExtractError(`${file} holds no OpenStreetMap data (no node with a location)`);
-    if (error instanceof ExtractError && /osmium not found/.test(message)) throw error;
+    if (error instanceof OsmiumMissingError) throw error;
     throw new ExtractError(`${file} cannot be read as ${format === 'pbf' ? 'PBF' : 'OSM XML'}: ${message}${/EOF|end of file|truncat/i.test(message) ? ' (is it truncated?)' : ''}`);
   }
   const count = info.data?.count ?? {};

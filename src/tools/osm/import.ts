@@ -55,7 +55,7 @@ export interface ImportResult {
 
 /** A map id from an extract's file name: `West-Oakland.osm.bz2` → `west-oakland`. */
 export function idFromFile(file: string): string {
-  const base = path.basename(file).replace(/(\.osm)?(\.pbf|\.bz2|\.gz)?$/i, '').replace(/\.osm$/i, '');
+  const base = path.basename(file).replace(/(\.osm)?(\.pbf|\.bz2|\.gz)?$/i, '');
   return idFromName(base, OPENMAPTILES_SUFFIXES, 'streets');
 }
 
