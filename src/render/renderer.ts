@@ -23,8 +23,8 @@ import type { Canvas } from '@napi-rs/canvas';
 import type { TileSource } from './source/source.js';
 import { emptyImageSet, type ImageSet } from './sprite/sprite.js';
 import type { Viewport } from './view/viewport.js';
-import { takeCanvas } from './paint/canvas-pool.js';
-import { scratchPool, type LoadedRasterTile, type LoadedSource, type RenderContext } from './paint/context.js';
+import { releaseCanvas, takeCanvas } from './paint/canvas-pool.js';
+import type { LoadedRasterTile, LoadedSource, RenderContext } from './paint/context.js';
 import { drawBackground } from './layers/background.js';
 import { drawCircle } from './layers/circle.js';
 import { drawColorRelief } from './layers/color-relief.js';
@@ -79,7 +79,6 @@ export async function renderMap(
     ctx.fillStyle = options.background;
     ctx.fillRect(0, 0, view.width, view.height);
   }
-  const pool = scratchPool(view.width, view.height);
   const rc: RenderContext = {
     ctx,
     style,
@@ -89,8 +88,9 @@ export async function renderMap(
     pixelRatio: viewport.pixelRatio,
     images,
     source: (id) => (id === undefined ? undefined : loaded.get(id)),
-    scratch: () => pool.take(),
-    release: (scratch) => pool.give(scratch),
+    // Scratch canvases come from the thread's pool, so that a render does not make a new one.
+    scratch: () => takeCanvas(view.width, view.height),
+    release: releaseCanvas,
   };
   const symbolLayers = layers.filter((layer) => layer.type === 'symbol');
   const placement = symbolLayers.length > 0 ? placeSymbols(rc, options.fonts ?? FontCatalog.default(), symbolLayers) : undefined;

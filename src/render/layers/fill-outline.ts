@@ -128,7 +128,10 @@ export class OutlineBuffer {
       data.fill(0, o, o + 4);
     }
     scratch.putImageData(new ImageData(out, w, h), 0, 0);
-    for (const p of this.touched) out.fill(0, at(p), at(p) + 4);
+    for (const p of this.touched) {
+      const q = at(p);
+      out.fill(0, q, q + 4);
+    }
     ctx.drawImage(canvas, 0, 0, w, h, this.x0, this.y0, w, h);
     rc.release(canvas);
   }

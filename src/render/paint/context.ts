@@ -5,7 +5,6 @@
  */
 
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
-import { releaseCanvas, takeCanvas } from './canvas-pool.js';
 import type { StylePropertyExpression } from '@maplibre/maplibre-gl-style-spec';
 import type { RasterTile, TileSource } from '../source/source.js';
 import type { ImageSet } from '../sprite/sprite.js';
@@ -72,17 +71,6 @@ export function drawWithLayerOpacity(rc: RenderContext, opacity: number, draw: (
   rc.ctx.drawImage(canvas, 0, 0);
   rc.ctx.restore();
   rc.release(canvas);
-}
-
-/**
- * Output-sized canvases for layers drawn apart, cleared when handed out. They come from the
- * thread's canvas pool, so that a render does not make a new one for its first scratch.
- */
-export function scratchPool(width: number, height: number): { take(): Canvas; give(canvas: Canvas): void } {
-  return {
-    take: () => takeCanvas(width, height),
-    give: (canvas) => releaseCanvas(canvas),
-  };
 }
 
 /** A layer's `*-translate` in device pixels (anchor map or viewport: the same without bearing). */
