@@ -4,6 +4,7 @@ import path from 'node:path';
 import { buildWorld } from '../src/tools/world/build.js';
 import { importExtract } from '../src/tools/osm/import.js';
 import { root } from './instance.js';
+import { OAKLAND } from '../test/peers.js';
 
 /**
  * The maps folder holding `world` for the static-map benchmarks: MERIDIAN_BENCH_MAPS_DIR, else the
@@ -17,8 +18,6 @@ export async function worldMaps(): Promise<{ dir: string; temporary: boolean }> 
   await buildWorld(dir);
   return { dir, temporary: true };
 }
-
-const OAKLAND = '/usr/share/doc/python-osmnx-doc/examples/tests/input_data/West-Oakland.osm.bz2';
 
 /**
  * The streets map `west-oakland` in the maps folder (the quick start imports it; imported here when

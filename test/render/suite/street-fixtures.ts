@@ -25,11 +25,11 @@ import { OPENMAPTILES_MAPS } from '../../../src/tools/osm/openmaptiles-maps.js';
 import { project, TILE_SIZE } from '../../../src/render/view/viewport.js';
 import { tempDir } from '../../helpers.js';
 import { fixturesDir, repoRoot } from './cases.js';
+import { KIRCHBERG, OAKLAND } from '../../peers.js';
 
-const SAMPLES_DIR = '/usr/share/doc/python-osmnx-doc/examples/tests/input_data';
 const STREET_SAMPLES = {
-  oakland: { file: path.join(SAMPLES_DIR, 'West-Oakland.osm.bz2'), language: 'fr' },
-  kirchberg: { file: path.join(SAMPLES_DIR, 'planet_10.068,48.135_10.071,48.137.osm'), language: 'en' },
+  oakland: { file: OAKLAND, language: 'fr' },
+  kirchberg: { file: KIRCHBERG, language: 'en' },
 } as const;
 /** The world tiles kept around each sample reach this far beyond its bounds (a zoom-12 tile is 0.09°). */
 const CUT_MARGIN = 0.2;
