@@ -10,9 +10,11 @@ import { keysMigrations } from './keys/migrations.js';
 import { IconLoader } from './maps/static/icons.js';
 import { interactiveMapRoutes } from './maps/serve/interactive-routes.js';
 import { mapListRoutes } from './maps/list-routes.js';
-import { RenderPool } from './maps/static/pool.js';
+import { RenderPool } from './maps/render-pool.js';
 import { MapRegistry } from './maps/registry.js';
 import { staticMapRoutes } from './maps/static/routes.js';
+import { rasterRoutes } from './maps/raster/raster-routes.js';
+import { RasterTiles } from './maps/raster/raster-tiles.js';
 import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
 import { apiKeySettingsSchema } from './keys/settings.js';
 import { ApiKeyStore } from './keys/store.js';
@@ -189,6 +191,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });
+  const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024);
+  await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(consoleRoutes);
   await adminApp.register(keyManagementRoutes, {
     accounts: meridian.accounts,

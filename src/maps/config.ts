@@ -24,6 +24,12 @@ export const mapsSettings = section({
     description:
       'decoded tiles kept in memory, per render thread, with the paths, selections and label layouts drawn from them (sizes as measured on Node 20; resident memory runs about 1.5x the figure)',
   }),
+  rasterCacheMB: Type.Number({
+    minimum: 0,
+    default: 128,
+    env: 'MERIDIAN_MAPS_RASTER_CACHE_MB',
+    description: 'encoded raster tiles kept in memory by the serving thread, for all maps together (0 keeps none)',
+  }),
   workers: Type.Integer({
     minimum: 1,
     maximum: 256,

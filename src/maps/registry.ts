@@ -33,6 +33,7 @@ import { silentLog, type Log } from '../render/source/log.js';
 import { resolveSource } from '../render/source/resolve.js';
 import type { MapSource, TileSource } from '../render/source/source.js';
 import { hasScheme, localPath } from '../render/source/template.js';
+import { mapRevision } from './revision.js';
 import { FontCatalog } from '../render/glyphs/catalog.js';
 import { defaultSpriteLimits, loadSprite, type ImageSet } from '../render/sprite/sprite.js';
 
@@ -46,6 +47,8 @@ export interface LoadedMap {
   attribution: string;
   minzoom: number;
   maxzoom: number;
+  /** What its images are drawn from, fingerprinted (revision.ts): images made under another revision are stale. */
+  revision: string;
   /** The sprite's images for a pixel ratio (the `@2x` files above 1); empty when it has none or they cannot be read. */
   images(pixelRatio: number): Promise<ImageSet>;
   /** The fonts its text is drawn with, by the names of `text-font`. */
@@ -176,6 +179,7 @@ export async function loadMap(id: string, definition: MapDefinition, baseDir: st
     attribution: checked.attribution ?? attributions.join(' '),
     minzoom: checked.minzoom ?? DEFAULT_MINZOOM,
     maxzoom: checked.maxzoom ?? DEFAULT_MAXZOOM,
+    revision: await mapRevision(checked, style, folder),
     images,
     fonts: options.fonts ?? (() => FontCatalog.default()),
     close: () => closeAll(sources.values()),

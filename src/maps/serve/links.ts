@@ -15,6 +15,8 @@ export interface MapLinks {
   /** A tile URL template with `{z}`, `{x}` and `{y}`. */
   tiles(source: string, format: TileFormat): string;
   geojson(source: string): string;
+  /** A raster tile URL template of the map drawn, with `{z}`, `{x}` and `{y}`. */
+  rasterTiles(size: 256 | 512, format: string): string;
   /** The glyphs template, with `{fontstack}` and `{range}`. */
   readonly glyphs: string;
   /** A sprite base, to which MapLibre appends `@2x`, `.json` and `.png` before the query. */
@@ -37,6 +39,7 @@ export function mapLinks(origin: string, mapId: string, key: string): MapLinks {
   return {
     tileJson: (source) => `${map}/sources/${encodeURIComponent(source)}.json${query}`,
     tiles: (source, format) => `${map}/tiles/${encodeURIComponent(source)}/{z}/{x}/{y}.${format}${query}`,
+    rasterTiles: (size, format) => `${map}${size === 512 ? '' : `/${size}`}/{z}/{x}/{y}.${format}${query}`,
     geojson: (source) => `${map}/data/${encodeURIComponent(source)}.geojson${query}`,
     glyphs: `${origin}/fonts/{fontstack}/{range}.pbf${query}`,
     sprite: (id) => (id === undefined ? `${map}/sprite${query}` : `${map}/sprite/${encodeURIComponent(id)}${query}`),

@@ -28,6 +28,11 @@ export async function encodeImage(canvas: Canvas, format: Format): Promise<Buffe
   const { width, height } = canvas;
   const pixels = canvas.getContext('2d').getImageData(0, 0, width, height).data;
   releaseCanvas(canvas);
+  return encodePixels(pixels, width, height, format);
+}
+
+/** RGBA pixels (unpremultiplied, as `getImageData` reads them) in the format. */
+export async function encodePixels(pixels: Uint8ClampedArray, width: number, height: number, format: Format): Promise<Buffer> {
   const raw = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
   const image = sharp(raw, { raw: { width, height, channels: 4 } });
   switch (format) {

@@ -4,7 +4,7 @@ import { CONTENT_TYPES } from '../image-format.js';
 import { OUT_OF_BOUNDS } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import type { IconLoader } from './icons.js';
-import type { RenderPool } from './pool.js';
+import type { RenderPool } from '../render-pool.js';
 import { compileStyle } from '../../render/style/style.js';
 import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';

@@ -4,7 +4,7 @@
  * `meridian render`; everything it needs arrives in the job, so it runs the same in both.
  */
 
-import { loadImage, type Image } from '@napi-rs/canvas';
+import { loadImage, type Canvas, type Image } from '@napi-rs/canvas';
 import { drawAttribution } from './draw/attribution.js';
 import { frameOf } from './draw/frame.js';
 import { drawMarkers } from './draw/markers.js';
@@ -48,13 +48,17 @@ export function compiledStyleOf(map: LoadedMap, language: string | null): Compil
   return byLanguage.get(key) ?? byLanguage.set(key, compileStyle(localizedStyle(map.style, language)));
 }
 
-export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {
+/** The map alone, as the renderer draws it for an image in `format`: JPEG has no alpha, so it is drawn over white. */
+export async function drawMap(map: LoadedMap, viewport: Viewport, format: Format, language: string | null, signal?: AbortSignal): Promise<Canvas> {
   const fonts = map.fonts();
   registerFonts(fonts);
-  const images = await map.images(job.viewport.pixelRatio);
-  // JPEG has no alpha: the map is drawn over white.
-  const background = job.format === 'jpg' ? '#ffffff' : undefined;
-  const canvas = await renderMap(compiledStyleOf(map, job.language), map.sources, job.viewport, { signal, images, fonts, background });
+  const images = await map.images(viewport.pixelRatio);
+  const background = format === 'jpg' ? '#ffffff' : undefined;
+  return renderMap(compiledStyleOf(map, language), map.sources, viewport, { signal, images, fonts, background });
+}
+
+export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {
+  const canvas = await drawMap(map, job.viewport, job.format, job.language, signal);
   const ctx = canvas.getContext('2d');
   ctx.setTransform(job.viewport.pixelRatio, 0, 0, job.viewport.pixelRatio, 0, 0);
   const frame = frameOf(job.viewport);

@@ -3,17 +3,18 @@
  * (platform/worker-pool.ts) so that a large render never stalls the server.
  */
 
-import { WorkerPool } from '../../platform/worker-pool.js';
-import type { RegistrySettings } from '../registry.js';
-import type { StaticImageJob } from './static-image.js';
-import type { WorkerTask } from './worker.js';
+import { WorkerPool } from '../platform/worker-pool.js';
+import type { RegistrySettings } from './registry.js';
+import type { StaticImageJob } from './static/static-image.js';
+import type { WorkerTask } from './render-worker.js';
+import type { MetatileJob } from './raster/metatile-image.js';
 
 export class RenderPool {
-  private readonly pool: WorkerPool<WorkerTask, Uint8Array>;
+  private readonly pool: WorkerPool<WorkerTask, Uint8Array | Uint8Array[]>;
 
   constructor(config: RegistrySettings) {
     this.pool = new WorkerPool({
-      filename: new URL('./worker.js', import.meta.url),
+      filename: new URL('./render-worker.js', import.meta.url),
       threads: config.maps.workers,
       queue: config.maps.queue,
       timeoutMs: config.maps.timeoutMs,
@@ -27,17 +28,26 @@ export class RenderPool {
     return this.run({ kind: 'render', mapId, job }, 'The image was not rendered');
   }
 
+  /** The tiles of a metatile of a loaded map, encoded, in `tilesOf` order. */
+  async metatile(mapId: string, job: MetatileJob): Promise<Buffer[]> {
+    const tiles = (await this.pool.run({ kind: 'metatile', mapId, job }, 'The tile was not rendered')) as Uint8Array[];
+    return tiles.map(asBuffer);
+  }
+
   /** The glyph PBF of 256 codepoints from `start` of a fontstack. */
   glyphs(fontstack: string[], start: number): Promise<Buffer> {
     return this.run({ kind: 'glyphs', fontstack, start }, 'The glyphs were not made');
   }
 
   private async run(task: WorkerTask, late: string): Promise<Buffer> {
-    const bytes = await this.pool.run(task, late);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return asBuffer((await this.pool.run(task, late)) as Uint8Array);
   }
 
   close(): Promise<void> {
     return this.pool.close();
   }
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -1,0 +1,162 @@
+/**
+ * Raster tiles of every map, drawn from its style, behind the API-key gate, for clients that
+ * cannot draw vector tiles (Leaflet, OpenLayers' image layers, GIS software):
+ *
+ *  - `/maps/{mapId}/{z}/{x}/{y}[@2x].{format}`: 512-px tiles, the pyramid of the static images
+ *    (zoom z of a 512-px tile is the static images' zoom z);
+ *  - `/maps/{mapId}/256/{z}/{x}/{y}[@2x].{format}`: 256-px tiles, the XYZ convention of Leaflet and
+ *    OpenLayers (a 256-px tile at z shows what a 512-px tile shows at z - 1, so their zooms run one
+ *    past the map's: zoom 0 is the world in 256 px, drawn as MapLibre draws zoom -1);
+ *  - `/maps/{mapId}/tiles.json` and `/maps/{mapId}/256/tiles.json`: raster TileJSON 3.0.0 whose
+ *    tile URLs carry the key (`format` picks the image format; the map's first by default).
+ *
+ * `language` draws the labels in that language as on static images. The format must be one the map
+ * allows and z one of its zooms (400 otherwise, as x or y outside 0..2^z - 1); tiles carry an ETag and
+ * `Cache-Control`, and answer 304 to a matching `If-None-Match`. `X-Cache` says `hit` or `miss`.
+ */
+
+import type { FastifyInstance } from 'fastify';
+import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { ApiError } from '../../platform/errors.js';
+import { sendCached } from '../../platform/http-cache.js';
+import { CONTENT_TYPES, FORMATS, type Format } from '../image-format.js';
+import { INVALID_FORMAT, OUT_OF_BOUNDS } from '../errors.js';
+import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
+import type { LoadedMap, MapRegistry } from '../registry.js';
+import { mapLinks, publicOrigin } from '../serve/links.js';
+import { mapOf } from '../serve/style-routes.js';
+import { tileJsonSchema, type TileJson } from '../serve/tilejson.js';
+import type { RasterTiles } from './raster-tiles.js';
+import type { RasterTileSize } from './metatile.js';
+
+export interface RasterRouteOptions {
+  gate: KeyGate;
+  registry: MapRegistry;
+  tiles: RasterTiles;
+  maxAgeSeconds: number;
+  /** Where clients reach Meridian, for the links in TileJSON; the request's Host when null. */
+  publicUrl: string | null;
+}
+
+const TILE_NAME = /^(\d{1,10})(@2x)?\.([a-z]+)$/;
+export const INVALID_TILE = 'Invalid tile: the last part of the path is {y}[@2x].{png|jpg|webp}';
+
+/** The zooms a map's tiles of `size` have: a 256-px tile at z draws the 512-px zoom z - 1. */
+export function rasterZooms(map: Pick<LoadedMap, 'minzoom' | 'maxzoom'>, size: RasterTileSize): { minzoom: number; maxzoom: number } {
+  const shift = size === 256 ? 1 : 0;
+  return { minzoom: map.minzoom, maxzoom: map.maxzoom + shift };
+}
+
+/** The tile address and format of a request, or the 400 it deserves. */
+export function parseTile(map: LoadedMap, size: RasterTileSize, z: number, x: number, name: string): { y: number; pixelRatio: 1 | 2; format: Format } {
+  const match = TILE_NAME.exec(name);
+  if (!match) throw new ApiError(INVALID_TILE);
+  const format = match[3] as Format;
+  if (!FORMATS.includes(format) || !map.formats.includes(format)) throw new ApiError(INVALID_FORMAT);
+  const y = Number(match[1]);
+  const { minzoom, maxzoom } = rasterZooms(map, size);
+  if (z < minzoom || z > maxzoom || x >= 2 ** z || y >= 2 ** z) throw new ApiError(OUT_OF_BOUNDS);
+  return { y, pixelRatio: match[2] ? 2 : 1, format };
+}
+
+/** The west, south, east and north every source of the map covers together. */
+function boundsOf(map: LoadedMap): [number, number, number, number] {
+  const all = [...map.sources.values()].map((source) => source.bounds);
+  if (all.length === 0) return [-180, -85.051129, 180, 85.051129];
+  return [Math.min(...all.map((b) => b[0])), Math.min(...all.map((b) => b[1])), Math.max(...all.map((b) => b[2])), Math.max(...all.map((b) => b[3]))];
+}
+
+const key = { type: 'string', description: 'API key token' } as const;
+const language = { type: 'string', description: LANGUAGE_DESCRIPTION } as const;
+
+export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOptions): Promise<void> {
+  app.addHook('onRequest', options.gate.hook);
+  const { registry, tiles, maxAgeSeconds } = options;
+
+  for (const size of [512, 256] as const) {
+    const prefix = size === 512 ? '' : `/${size}`;
+    app.get<{ Params: { mapId: string; z: number; x: number; tile: string }; Querystring: { key: string; language?: string } }>(
+      `/maps/:mapId${prefix}/:z/:x/:tile`,
+      {
+        schema: {
+          tags: ['raster tiles'],
+          summary: `A ${size}-px raster tile of the map, drawn from its style`,
+          security: gatedRoute.security,
+          params: {
+            type: 'object',
+            required: ['mapId', 'z', 'x', 'tile'],
+            properties: {
+              mapId: { type: 'string', description: 'Map identifier' },
+              z: { type: 'integer', minimum: 0, maximum: 30, description: size === 512 ? 'Zoom, as the static images’' : 'Zoom of the 256-px pyramid: the static images’ zoom plus one' },
+              x: { type: 'integer', minimum: 0, description: 'Column, 0 at 180° W' },
+              tile: { type: 'string', description: '{y}[@2x].{format}: row (0 at the north), @2x for twice the pixels, png, jpg or webp as the map allows' },
+            },
+          },
+          querystring: { type: 'object', properties: { key, language } },
+          response: {
+            200: {
+              description: 'The tile',
+              content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+            },
+            304: { description: 'Not modified (If-None-Match)' },
+            400: { $ref: 'ErrorBody#', description: 'Out of bounds (z outside the map’s zooms, x or y outside 0..2^z - 1), invalid format, invalid tile name or invalid language' },
+            404: { $ref: 'ErrorBody#', description: 'No such map' },
+            503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
+            ...gatedRoute.response,
+          },
+        },
+      },
+      async (request, reply) => {
+        const map = mapOf(registry, request.params.mapId);
+        const { z, x } = request.params;
+        const { y, pixelRatio, format } = parseTile(map, size, z, x, request.params.tile);
+        const languageOf = parseLanguage(request.query.language);
+        const { bytes, cached } = await tiles.tile(map, { tile: { z, x, y, size, pixelRatio }, format, language: languageOf });
+        reply.header('x-cache', cached ? 'hit' : 'miss');
+        return sendCached(request, reply, bytes, CONTENT_TYPES[format], maxAgeSeconds);
+      },
+    );
+
+    app.get<{ Params: { mapId: string }; Querystring: { key: string; format?: string; language?: string } }>(
+      `/maps/:mapId${prefix}/tiles.json`,
+      {
+        schema: {
+          tags: ['raster tiles'],
+          summary: `TileJSON 3.0.0 of the map’s ${size}-px raster tiles`,
+          security: gatedRoute.security,
+          params: { type: 'object', required: ['mapId'], properties: { mapId: { type: 'string', description: 'Map identifier' } } },
+          querystring: {
+            type: 'object',
+            properties: { key, language, format: { type: 'string', enum: [...FORMATS], description: 'Image format of the tile URLs (default: the first the map allows)' } },
+          },
+          response: {
+            200: { description: 'TileJSON', ...tileJsonSchema },
+            304: { description: 'Not modified (If-None-Match)' },
+            400: { $ref: 'ErrorBody#', description: 'Invalid format (one the map does not allow) or invalid language' },
+            404: { $ref: 'ErrorBody#', description: 'No such map' },
+            ...gatedRoute.response,
+          },
+        },
+      },
+      async (request, reply) => {
+        const map = mapOf(registry, request.params.mapId);
+        const format = (request.query.format ?? map.formats[0]) as Format;
+        if (!map.formats.includes(format)) throw new ApiError(INVALID_FORMAT);
+        const languageOf = parseLanguage(request.query.language);
+        let template = mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key).rasterTiles(size, format);
+        if (languageOf !== null) template += `&language=${encodeURIComponent(languageOf)}`;
+        const document: TileJson = {
+          tilejson: '3.0.0',
+          name: map.id,
+          tiles: [template],
+          scheme: 'xyz',
+          ...rasterZooms(map, size),
+          bounds: boundsOf(map),
+          ...(map.attribution ? { attribution: map.attribution } : {}),
+          tileSize: size,
+        };
+        return sendCached(request, reply, JSON.stringify(document), 'application/json; charset=utf-8', maxAgeSeconds);
+      },
+    );
+  }
+}
