@@ -15,6 +15,8 @@ import { MapRegistry } from './maps/registry.js';
 import { staticMapRoutes } from './maps/static/routes.js';
 import { rasterRoutes } from './maps/raster/raster-routes.js';
 import { RasterTiles } from './maps/raster/raster-tiles.js';
+import { openTileStore } from './maps/raster/open-tile-store.js';
+import { rasterTileMigrations } from './maps/raster/database-tile-store.js';
 import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
 import { apiKeySettingsSchema } from './keys/settings.js';
 import { ApiKeyStore } from './keys/store.js';
@@ -39,7 +41,7 @@ import { IngestPool } from './weather/ingest-pool.js';
 import { sweepOrphans } from './weather/sweep.js';
 import type { IngestPreparer } from './weather/ingest.js';
 
-export const migrations = [...platformMigrations, ...keysMigrations, ...weatherMigrations];
+export const migrations = [...platformMigrations, ...keysMigrations, ...weatherMigrations, ...rasterTileMigrations];
 
 /** Everything one Meridian instance holds open: storage and the services built on it. */
 export interface Meridian {
@@ -191,7 +193,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });
-  const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024);
+  const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log);
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(consoleRoutes);
   await adminApp.register(keyManagementRoutes, {

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { ApiError } from '../platform/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
+import { seedTiles, SeedUsageError } from './seed.js';
 import { buildWorld } from '../tools/world/build.js';
 import { buildSprite } from '../tools/sprite/build.js';
 import { importExtract } from '../tools/osm/import.js';
@@ -45,6 +46,9 @@ Commands:
                                              or an https://….pmtiles URL; OpenMapTiles gets ID, ID-light
                                              and ID-dark, Protomaps v4 ID (light), ID-dark, ID-white,
                                              ID-grayscale and ID-black, raster tiles ID
+  maps seed MAP --bbox=W,S,E,N --zooms A-B [--tile-size 512|256] [--format png|jpg|webp] [--scale 2]
+       [--language xx]                       render the raster tiles of an area ahead of traffic into
+                                             the shared raster tile store (maps.rasterStore)
   maps build-sprite SVG_DIR OUT_BASE         build a sprite (OUT_BASE.json/.png and @2x) from the SVG
                                              files of SVG_DIR (name.json beside name.svg: sdf, stretchX...)
   migrate                                    apply database migrations and exit
@@ -89,6 +93,10 @@ export async function main(argv: string[]): Promise<number> {
         minzoom: { type: 'string' },
         maxzoom: { type: 'string' },
         store: { type: 'string' },
+        bbox: { type: 'string' },
+        zooms: { type: 'string' },
+        'tile-size': { type: 'string' },
+        scale: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -150,6 +158,22 @@ export async function main(argv: string[]): Promise<number> {
         );
         return 0;
       }
+      if (sub === 'seed') {
+        if (!argument || more.length > 0) throw new UsageError('maps seed needs one MAP');
+        print(
+          await seedTiles(config, {
+            map: argument,
+            bbox: values.bbox,
+            zooms: values.zooms,
+            tileSize: values['tile-size'],
+            format: values.format,
+            scale: values.scale,
+            language: values.language,
+            progress: progressOn(process.stderr),
+          }),
+        );
+        return 0;
+      }
       if (sub === 'add') {
         if (!argument || more.length > 0) throw new UsageError('maps add needs one ARCHIVE (a file or an http(s) URL)');
         print(
@@ -184,7 +208,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${error.message}\n\n${usage}\n`);
       return 2;
     }
-    if (error instanceof MapsUsageError) {
+    if (error instanceof MapsUsageError || error instanceof SeedUsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }

@@ -5,7 +5,8 @@
 
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
-import { nullableString, section } from '../platform/settings.js';
+import { nullableString, oneOf, section } from '../platform/settings.js';
+import { RASTER_STORES } from './raster/tile-store.js';
 import { definitionSchema, MAP_ID, type MapDefinition } from './definition.js';
 
 export const mapsSettings = section({
@@ -30,6 +31,13 @@ export const mapsSettings = section({
     env: 'MERIDIAN_MAPS_RASTER_CACHE_MB',
     description: 'encoded raster tiles kept in memory by the serving thread, for all maps together (0 keeps none)',
   }),
+  rasterStore: oneOf(RASTER_STORES, {
+    default: 'none',
+    env: 'MERIDIAN_MAPS_RASTER_STORE',
+    description:
+      'where rendered raster tiles are kept beyond memory, shared by instances: `none`, `folder` (`rasterStoreDir`, on a volume the instances share) or `database` (the database of keys and weather)',
+  }),
+  rasterStoreDir: nullableString({ default: null, env: 'MERIDIAN_MAPS_RASTER_STORE_DIR', shownDefault: '`<dataDir>/raster-tiles`', description: 'folder of the `folder` raster tile store' }),
   workers: Type.Integer({
     minimum: 1,
     maximum: 256,

@@ -12,7 +12,8 @@
  *
  * `language` draws the labels in that language as on static images. The format must be one the map
  * allows and z one of its zooms (400 otherwise, as x or y outside 0..2^z - 1); tiles carry an ETag and
- * `Cache-Control`, and answer 304 to a matching `If-None-Match`. `X-Cache` says `hit` or `miss`.
+ * `Cache-Control`, and answer 304 to a matching `If-None-Match`. `X-Cache` says `hit` (memory),
+ * `hit-shared` (the shared store) or `miss` (rendered).
  */
 
 import type { FastifyInstance } from 'fastify';
@@ -26,7 +27,7 @@ import type { LoadedMap, MapRegistry } from '../registry.js';
 import { mapLinks, publicOrigin } from '../serve/links.js';
 import { mapOf } from '../serve/style-routes.js';
 import { tileJsonSchema, type TileJson } from '../serve/tilejson.js';
-import type { RasterTiles } from './raster-tiles.js';
+import type { RasterTiles, TileOrigin } from './raster-tiles.js';
 import type { RasterTileSize } from './metatile.js';
 
 export interface RasterRouteOptions {
@@ -37,6 +38,9 @@ export interface RasterRouteOptions {
   /** Where clients reach Meridian, for the links in TileJSON; the request's Host when null. */
   publicUrl: string | null;
 }
+
+/** `X-Cache` by where the tile came from: memory, the shared store (another instance or a seed drew it), a render. */
+const X_CACHE: Record<TileOrigin, string> = { memory: 'hit', store: 'hit-shared', render: 'miss' };
 
 const TILE_NAME = /^(\d{1,10})(@2x)?\.([a-z]+)$/;
 export const INVALID_TILE = 'Invalid tile: the last part of the path is {y}[@2x].{png|jpg|webp}';
@@ -111,8 +115,8 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
         const { z, x } = request.params;
         const { y, pixelRatio, format } = parseTile(map, size, z, x, request.params.tile);
         const languageOf = parseLanguage(request.query.language);
-        const { bytes, cached } = await tiles.tile(map, { tile: { z, x, y, size, pixelRatio }, format, language: languageOf });
-        reply.header('x-cache', cached ? 'hit' : 'miss');
+        const { bytes, origin } = await tiles.tile(map, { tile: { z, x, y, size, pixelRatio }, format, language: languageOf });
+        reply.header('x-cache', X_CACHE[origin]);
         return sendCached(request, reply, bytes, CONTENT_TYPES[format], maxAgeSeconds);
       },
     );

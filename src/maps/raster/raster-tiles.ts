@@ -1,16 +1,22 @@
 /**
- * Raster tiles, answered from the cache or by rendering the metatile that holds them: the first
- * request for any tile of a metatile renders it (once, however many of its tiles are asked for
- * meanwhile) and caches all of its tiles, so their neighbours are hits. Tiles are cached encoded,
- * by map revision, size, pixel ratio, format and language: a map whose definition, style or data
- * changes gets a new revision, and its old tiles are never served again (they age out).
+ * Raster tiles, answered from memory, from the shared store (tile-store.ts) or by rendering the
+ * metatile that holds them: the first request for any tile of a metatile renders it (once, however
+ * many of its tiles are asked for meanwhile) and keeps all of its tiles, so their neighbours are
+ * hits. Tiles are kept encoded, by map revision, size, pixel ratio, format and language: a map
+ * whose definition, style or data changes gets a new revision, its old tiles are never served
+ * again, and the store drops them the first time the new revision is served.
+ *
+ * The store is written after the response (a failing store costs a log line, not the tile); reading
+ * it fails over to rendering the same way.
  */
 
 import { Lru } from '../../platform/lru.js';
+import { silentLog, type Log } from '../../render/source/log.js';
 import type { Format } from '../image-format.js';
 import type { LoadedMap } from '../registry.js';
 import type { RenderPool } from '../render-pool.js';
 import { metatileOf, tilesOf, type Metatile, type TileAddress } from './metatile.js';
+import type { RasterTileStore } from './tile-store.js';
 
 export interface RasterTileRequest {
   tile: TileAddress;
@@ -18,48 +24,106 @@ export interface RasterTileRequest {
   language: string | null;
 }
 
+/** Where a tile came from. */
+export type TileOrigin = 'memory' | 'store' | 'render';
+
 /** Bytes an entry is counted for beyond its tile's: the key and the cache's own bookkeeping. */
 const ENTRY_OVERHEAD = 200;
 
+/** The name a tile is kept under within its map and revision: `256@2/png/de/5/16/10.png`. */
+export function tileName(tile: TileAddress, format: Format, language: string | null): string {
+  return `${tile.size}@${tile.pixelRatio}/${format}/${language ?? '-'}/${tile.z}/${tile.x}/${tile.y}.${format}`;
+}
+
 export class RasterTiles {
-  private readonly cache: Lru<string, Buffer>;
+  private readonly memory: Lru<string, Buffer>;
   private readonly rendering = new Map<string, Promise<Map<string, Buffer>>>();
+  /** Per map and revision, the store's drop of the map's other revisions (done once). */
+  private readonly swept = new Map<string, Promise<void>>();
 
   constructor(
     private readonly pool: Pick<RenderPool, 'metatile'>,
     cacheBytes: number,
+    private readonly store: RasterTileStore | null = null,
+    private readonly log: Log = silentLog,
   ) {
-    this.cache = new Lru(Number.MAX_SAFE_INTEGER, { weigh: (bytes, key) => bytes.byteLength + key.length + ENTRY_OVERHEAD, maxWeight: cacheBytes });
+    this.memory = new Lru(Number.MAX_SAFE_INTEGER, { weigh: (bytes, key) => bytes.byteLength + key.length + ENTRY_OVERHEAD, maxWeight: cacheBytes });
   }
 
-  /** Bytes the cached tiles take. */
+  /** Bytes the tiles in memory take. */
   get cachedBytes(): number {
-    return this.cache.weight;
+    return this.memory.weight;
   }
 
-  /** The encoded tile, and whether it came from the cache. */
-  async tile(map: LoadedMap, request: RasterTileRequest): Promise<{ bytes: Buffer; cached: boolean }> {
-    const key = tileKey(map, request.tile, request);
-    const hit = this.cache.get(key);
-    if (hit) return { bytes: hit, cached: true };
-    const metatile = metatileOf(request.tile);
-    const tiles = await this.renderMetatile(map, metatile, request);
-    return { bytes: tiles.get(key)!, cached: false };
+  /** The encoded tile, and where it came from. */
+  async tile(map: LoadedMap, request: RasterTileRequest): Promise<{ bytes: Buffer; origin: TileOrigin }> {
+    const name = tileName(request.tile, request.format, request.language);
+    const key = `${map.id}/${map.revision}/${name}`;
+    const hit = this.memory.get(key);
+    if (hit) return { bytes: hit, origin: 'memory' };
+    const stored = await this.fromStore(map, name);
+    if (stored) {
+      this.memory.set(key, stored);
+      return { bytes: stored, origin: 'store' };
+    }
+    const tiles = await this.render(map, metatileOf(request.tile), request.format, request.language, false);
+    return { bytes: tiles.get(name)!, origin: 'render' };
   }
 
-  private renderMetatile(map: LoadedMap, metatile: Metatile, request: RasterTileRequest): Promise<Map<string, Buffer>> {
-    const key = tileKey(map, { ...metatile, x: metatile.x0, y: metatile.y0 }, request, `m${metatile.span}`);
+  /**
+   * Renders a metatile and waits until its tiles are in the store (`meridian maps seed`), unless the
+   * store has them all already. Resolves to whether it rendered.
+   */
+  async seed(map: LoadedMap, metatile: Metatile, format: Format, language: string | null): Promise<boolean> {
+    if (!this.store) throw new Error('seeding needs a raster tile store');
+    const names = tilesOf(metatile).map(({ x, y }) => tileName({ ...metatile, x, y }, format, language));
+    await this.sweep(map);
+    const present = await Promise.all(names.map((name) => this.store!.get(map.id, map.revision, name)));
+    if (present.every((bytes) => bytes !== null)) return false;
+    await this.render(map, metatile, format, language, true);
+    return true;
+  }
+
+  private async fromStore(map: LoadedMap, name: string): Promise<Buffer | null> {
+    if (!this.store) return null;
+    try {
+      await this.sweep(map);
+      return await this.store.get(map.id, map.revision, name);
+    } catch (error) {
+      this.log.warn(`raster tile store: reading ${map.id}/${name} failed (${(error as Error).message}); the tile is rendered`);
+      return null;
+    }
+  }
+
+  private sweep(map: LoadedMap): Promise<void> {
+    const key = `${map.id}/${map.revision}`;
+    let sweeping = this.swept.get(key);
+    if (!sweeping) {
+      sweeping = this.store!.dropOtherRevisions(map.id, map.revision);
+      this.swept.set(key, sweeping);
+      sweeping.catch(() => this.swept.delete(key));
+    }
+    return sweeping;
+  }
+
+  private render(map: LoadedMap, metatile: Metatile, format: Format, language: string | null, awaitStore: boolean): Promise<Map<string, Buffer>> {
+    const key = `${map.id}/${map.revision}/${tileName({ ...metatile, x: metatile.x0, y: metatile.y0 }, format, language)}/${metatile.span}`;
     let rendering = this.rendering.get(key);
     if (!rendering) {
       rendering = this.pool
-        .metatile(map.id, { metatile, format: request.format, language: request.language })
-        .then((encoded) => {
+        .metatile(map.id, { metatile, format, language })
+        .then(async (encoded) => {
           const tiles = new Map<string, Buffer>();
           tilesOf(metatile).forEach(({ x, y }, i) => {
-            const tileKeyed = tileKey(map, { ...metatile, x, y }, request);
-            tiles.set(tileKeyed, encoded[i]!);
-            this.cache.set(tileKeyed, encoded[i]!);
+            const name = tileName({ ...metatile, x, y }, format, language);
+            tiles.set(name, encoded[i]!);
+            this.memory.set(`${map.id}/${map.revision}/${name}`, encoded[i]!);
           });
+          if (this.store) {
+            const stored = this.store.put(map.id, map.revision, [...tiles].map(([tile, bytes]) => ({ tile, bytes })));
+            if (awaitStore) await stored;
+            else stored.catch((error: Error) => this.log.warn(`raster tile store: writing tiles of ${map.id} failed (${error.message})`));
+          }
           return tiles;
         })
         .finally(() => this.rendering.delete(key));
@@ -67,8 +131,4 @@ export class RasterTiles {
     }
     return rendering;
   }
-}
-
-function tileKey(map: LoadedMap, tile: Omit<TileAddress, 'x' | 'y'> & { x: number; y: number }, request: Omit<RasterTileRequest, 'tile'>, kind = 't'): string {
-  return `${kind}/${map.id}/${map.revision}/${tile.size}@${tile.pixelRatio}/${request.format}/${request.language ?? ''}/${tile.z}/${tile.x}/${tile.y}`;
 }
