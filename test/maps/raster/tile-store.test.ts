@@ -103,19 +103,18 @@ describe('a raster tile drawn once is served from the store', () => {
     const first = await startTestServer(testConfig({ maps: { ...maps(), rasterStore: 'folder', rasterStoreDir: storeDir } }));
     const key = await keyOf(first);
     assert.equal((await fetchTile(first, key, '/maps/small/3/4/4.png')).headers['x-cache'], 'miss');
-    const dataDir = first.meridian.config.dataDir;
     // The store is written after the response: wait for the file.
     for (let attempt = 0; attempt < 50 && readdirSync(storeDir).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
-    await first.server.close();
-    await first.meridian.close();
-    const restarted = await startTestServer(testConfig({ dataDir, maps: { ...maps(), rasterStore: 'folder', rasterStoreDir: storeDir } }));
+    await first.close();
+    const restarted = await startTestServer(testConfig({ maps: { ...maps(), rasterStore: 'folder', rasterStoreDir: storeDir } }));
     closing.push(() => restarted.close());
-    const again = await fetchTile(restarted, key, '/maps/small/3/4/4.png');
+    const restartedKey = await keyOf(restarted);
+    const again = await fetchTile(restarted, restartedKey, '/maps/small/3/4/4.png');
     assert.equal(again.headers['x-cache'], 'hit-shared', 'drawn before the restart');
     const revisions = readdirSync(path.join(storeDir, 'small'));
     assert.equal(revisions.length, 1);
 
-    const changed = await startTestServer(testConfig({ dataDir: tempDir(), maps: { ...maps('#ff0000'), rasterStore: 'folder', rasterStoreDir: storeDir } }));
+    const changed = await startTestServer(testConfig({ maps: { ...maps('#ff0000'), rasterStore: 'folder', rasterStoreDir: storeDir } }));
     closing.push(() => changed.close());
     const changedKey = await keyOf(changed);
     assert.equal((await fetchTile(changed, changedKey, '/maps/small/3/4/4.png')).headers['x-cache'], 'miss', 'another style is another revision');
