@@ -3,6 +3,7 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { repoRoot } from '../../render/suite/cases.js';
 import { FolderTileStore } from '../../../src/maps/raster/folder-tile-store.js';
 import { DatabaseTileStore } from '../../../src/maps/raster/database-tile-store.js';
@@ -154,6 +155,21 @@ describe('meridian maps seed', () => {
     const second = await seed();
     assert.equal(second.code, 0, second.stderr);
     assert.equal((JSON.parse(second.stdout) as { rendered: number }).rendered, 0);
+  });
+
+  test('on PostgreSQL, a seed into the database store is served by the instances sharing it', { skip: !onPostgres && 'needs PostgreSQL: the seed and the instances share one database server' }, async () => {
+    const masterKey = randomBytes(32).toString('base64');
+    const server = await startTestServer(testConfig({ masterKey, maps: { ...maps(), rasterStore: 'database', workers: 1 } }));
+    closing.push(() => server.close());
+    const { databaseUrl, databaseSchema, dataDir } = server.meridian.config;
+    const configFile = path.join(tempDir(), 'config.json');
+    writeFileSync(configFile, JSON.stringify({ databaseUrl, databaseSchema, masterKey, maps: server.meridian.config.maps }));
+    const seeded = await runCli(['maps', 'seed', 'small', '--bbox=-10,-10,10,10', '--zooms', '2-3', '--config', configFile, '--data', dataDir]);
+    assert.equal(seeded.code, 0, seeded.stderr);
+    const key = await keyOf(server);
+    for (const url of ['/maps/small/2/1/1.png', '/maps/small/3/3/3.png', '/maps/small/3/4/4.png']) {
+      assert.equal((await fetchTile(server, key, url)).headers['x-cache'], 'hit-shared', url);
+    }
   });
 
   test('bad arguments are refused with a message, and seeding without a store is refused', async () => {
