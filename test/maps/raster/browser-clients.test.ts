@@ -4,7 +4,7 @@
  * another origin (leaflet and ol served from node_modules, the network being closed). Each test waits
  * until every tile has loaded (Leaflet's `load`, OpenLayers' `rendercomplete`), asserts that no request
  * failed, saves a screenshot of the map under test-artifacts/raster/ and compares the map's pixels with
- * Meridian's static image of the same view.
+ * Meridian's static image of the same view (at pixel ratio 2, Leaflet's `{r}` against the static image @2x).
  */
 
 import assert from 'node:assert/strict';
@@ -29,8 +29,12 @@ const artifacts = path.join(repoRoot, 'test-artifacts/raster');
 const guide = path.join(repoRoot, 'docs/guide/maps.md');
 const WIDTH = 768;
 const HEIGHT = 512;
-/** pixelmatch's default threshold; at most 1% of the map's pixels beyond it (the issue's bound). */
-const MAX_DIFFERENCE = 0.01;
+/**
+ * pixelmatch's default threshold; at most 0.1% of the map's pixels beyond it. The issue allows 1%, but
+ * the clients draw each tile pixel where it was rendered (none differs here), and a tile shifted by
+ * one row over West Oakland's sparse streets differs by little more than 1%.
+ */
+const MAX_DIFFERENCE = 0.001;
 const LOAD_TIMEOUT_MS = 300_000;
 
 /** The world map over the test fixture, as the raster route tests define it. */
@@ -203,10 +207,10 @@ interface Loaded {
  * Loads `recipeHtml` pointed at `view` in a fresh tab, waits for every tile, checks that nothing
  * failed, and compares a screenshot of the map with the static image of the same view.
  */
-async function load(name: string, recipeHtml: string, view: View): Promise<Loaded> {
+async function load(name: string, recipeHtml: string, view: View, pixelRatio: 1 | 2 = 1): Promise<Loaded> {
   const pagePath = `/${name}.html`;
   pages.set(pagePath, wrap(localise(recipeHtml, meridianUrl, key, view)));
-  const context = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, deviceScaleFactor: 1 });
+  const context = await browser.newContext({ viewport: { width: WIDTH, height: HEIGHT }, deviceScaleFactor: pixelRatio });
   try {
     const tab = await context.newPage();
     const problems: string[] = [];
@@ -230,27 +234,29 @@ async function load(name: string, recipeHtml: string, view: View): Promise<Loade
     const zoom = view.zoom - 1;
     const response = await meridian.server.public.inject({
       method: 'GET',
-      url: `/api/maps/${view.mapId}/static/${view.lon},${view.lat},${zoom}/${WIDTH}x${HEIGHT}.png?attribution=false&key=${key}`,
+      url: `/api/maps/${view.mapId}/static/${view.lon},${view.lat},${zoom}/${WIDTH}x${HEIGHT}${pixelRatio === 2 ? '@2x' : ''}.png?attribution=false&key=${key}`,
       headers: { origin: pageServer.origin },
     });
     assert.equal(response.statusCode, 200, response.body);
     const a = await rgba(screenshot);
     const b = await rgba(response.rawPayload);
-    assert.deepEqual([a.width, a.height], [WIDTH, HEIGHT], `${name}: the map's screenshot has the map's size`);
-    const diff = new Uint8Array(WIDTH * HEIGHT * 4);
-    const differing = pixelmatch(a.data, b.data, diff, WIDTH, HEIGHT, { threshold: 0.1 });
+    const [width, height] = [WIDTH * pixelRatio, HEIGHT * pixelRatio];
+    assert.deepEqual([a.width, a.height], [width, height], `${name}: the map's screenshot has the map's size in device pixels`);
+    const diff = new Uint8Array(width * height * 4);
+    const differing = pixelmatch(a.data, b.data, diff, width, height, { threshold: 0.1 });
     mkdirSync(artifacts, { recursive: true });
     writeFileSync(path.join(artifacts, `browser-${name}.png`), screenshot);
     writeFileSync(path.join(artifacts, `browser-${name}-static.png`), response.rawPayload);
-    writeFileSync(path.join(artifacts, `browser-${name}-diff.png`), await sharp(diff, { raw: { width: WIDTH, height: HEIGHT, channels: 4 } }).png().toBuffer());
-    return { fetched, difference: differing / (WIDTH * HEIGHT) };
+    writeFileSync(path.join(artifacts, `browser-${name}-diff.png`), await sharp(diff, { raw: { width, height, channels: 4 } }).png().toBuffer());
+    return { fetched, difference: differing / (width * height) };
   } finally {
     await context.close();
   }
 }
 
-/** Asserts that tiles of `pattern` were loaded, and the picture matches the static image. */
+/** Asserts that the picture matches the static image, and that it was drawn from tiles of `pattern`. */
 function assertLoaded(name: string, loaded: Loaded, pattern: RegExp): void {
+  assert.ok(loaded.difference <= MAX_DIFFERENCE, `${name}: ${(loaded.difference * 100).toFixed(2)} % of the map's pixels differ from the static image (see test-artifacts/raster/browser-${name}-diff.png)`);
   const tiles = loaded.fetched.filter(({ path: tilePath }) => pattern.test(tilePath));
   assert.ok(tiles.length >= 2, `${name}: the map loaded its tiles (${JSON.stringify(loaded.fetched)})`);
   assert.deepEqual(
@@ -258,7 +264,6 @@ function assertLoaded(name: string, loaded: Loaded, pattern: RegExp): void {
     [],
     `${name}: only tiles of the expected zoom (and the TileJSON), each 200`,
   );
-  assert.ok(loaded.difference <= MAX_DIFFERENCE, `${name}: ${(loaded.difference * 100).toFixed(2)} % of the map's pixels differ from the static image (see test-artifacts/raster/browser-${name}-diff.png)`);
 }
 
 const [oaklandLon, oaklandLat] = SAMPLES.oakland.center;
@@ -272,6 +277,11 @@ describe('Leaflet: L.tileLayer over /maps/{mapId}/256/{z}/{x}/{y}.png', () => {
   test('the streets of West Oakland at Leaflet zoom 17 are the static image at zoom 16', { timeout: 600_000 }, async () => {
     const loaded = await load('leaflet-streets-z17', leafletPage(), snapped('streets', oaklandLon, oaklandLat, 17));
     assertLoaded('leaflet-streets-z17', loaded, /^\/maps\/streets\/256\/17\/\d+\/\d+\.png$/);
+  });
+
+  test('on a screen of pixel ratio 2, {r} asks for @2x tiles: the static image @2x', { timeout: 600_000 }, async () => {
+    const loaded = await load('leaflet-streets-z17-2x', leafletPage(), snapped('streets', oaklandLon, oaklandLat, 17), 2);
+    assertLoaded('leaflet-streets-z17-2x', loaded, /^\/maps\/streets\/256\/17\/\d+\/\d+@2x\.png$/);
   });
 });
 
