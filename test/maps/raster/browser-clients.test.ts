@@ -88,6 +88,11 @@ function localise(html: string, meridian: string, key: string, view: View): stri
 
 /** The Leaflet recipe. */
 const leafletPage = () => recipe('#### Leaflet', 'html');
+/** The Leaflet recipe over the 512-px tiles, as the guide's text after it says. */
+function leaflet512Page(): string {
+  const page = replaceOnce(leafletPage(), '/maps/streets/256/{z}/', '/maps/streets/{z}/');
+  return replaceOnce(page, 'tileSize: 256,', 'tileSize: 512,\n    zoomOffset: -1,');
+}
 /** The OpenLayers recipe over the 512-px tiles. */
 const olXyzPage = () => recipe('#### OpenLayers', 'html');
 /** The OpenLayers recipe with its XYZ source replaced by the guide's TileJSON source (256-px tiles). */
@@ -277,6 +282,12 @@ describe('Leaflet: L.tileLayer over /maps/{mapId}/256/{z}/{x}/{y}.png', () => {
   test('the streets of West Oakland at Leaflet zoom 17 are the static image at zoom 16', { timeout: 600_000 }, async () => {
     const loaded = await load('leaflet-streets-z17', leafletPage(), snapped('streets', oaklandLon, oaklandLat, 17));
     assertLoaded('leaflet-streets-z17', loaded, /^\/maps\/streets\/256\/17\/\d+\/\d+\.png$/);
+  });
+
+  test('512-px tiles with zoomOffset -1: Leaflet zoom 4 draws tiles of zoom 3, the static image at zoom 3', { timeout: 600_000 }, async () => {
+    assert.match(readFileSync(guide, 'utf8'), /`\/maps\/streets\/\{z\}\/\{x\}\/\{y\}\{r\}\.png` with `tileSize: 512, zoomOffset: -1`/);
+    const loaded = await load('leaflet-512-world-z4', leaflet512Page(), snapped('world', oaklandLon, oaklandLat, 4));
+    assertLoaded('leaflet-512-world-z4', loaded, /^\/maps\/world\/3\/\d+\/\d+\.png$/);
   });
 
   test('on a screen of pixel ratio 2, {r} asks for @2x tiles: the static image @2x', { timeout: 600_000 }, async () => {
