@@ -50,7 +50,7 @@ const XML = 'application/xml; charset=utf-8';
 const key = { type: 'string', description: 'API key token' } as const;
 const language = { type: 'string', description: LANGUAGE_DESCRIPTION } as const;
 const mapId = { type: 'string', description: 'Map identifier; the layer’s identifier in WMTS' } as const;
-const xmlResponse = (description: string) => ({ description, content: { 'application/xml': { schema: { type: 'string' } } } });
+const xmlResponse = (description: string, type = 'application/xml') => ({ description, content: { [type]: { schema: { type: 'string' } } } });
 const imageResponse = {
   description: 'The tile',
   content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
@@ -161,9 +161,9 @@ export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions
             content: { 'application/xml': { schema: { type: 'string' } }, ...imageResponse.content },
           },
           304: { description: 'Not modified (If-None-Match)' },
-          400: xmlResponse('OWS ExceptionReport: MissingParameterValue, InvalidParameterValue, TileOutOfRange or VersionNegotiationFailed, the parameter named in `locator`'),
+          400: xmlResponse('OWS ExceptionReport: MissingParameterValue, InvalidParameterValue, TileOutOfRange or VersionNegotiationFailed, the parameter named in `locator`', 'text/xml'),
           404: { $ref: 'ErrorBody#', description: 'No such map' },
-          501: xmlResponse('OWS ExceptionReport: OperationNotSupported (GetFeatureInfo)'),
+          501: xmlResponse('OWS ExceptionReport: OperationNotSupported (GetFeatureInfo)', 'text/xml'),
           503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
           ...gatedRoute.response,
         },
