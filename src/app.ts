@@ -17,6 +17,7 @@ import { rasterRoutes } from './maps/raster/raster-routes.js';
 import { RasterTiles } from './maps/raster/raster-tiles.js';
 import { openTileStore } from './maps/raster/open-tile-store.js';
 import { rasterTileMigrations } from './maps/raster/database-tile-store.js';
+import { wmtsRoutes } from './maps/raster/wmts-routes.js';
 import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
 import { apiKeySettingsSchema } from './keys/settings.js';
 import { ApiKeyStore } from './keys/store.js';
@@ -195,6 +196,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(mapListRoutes, { gate, registry: maps });
   const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log);
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
+  await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(consoleRoutes);
   await adminApp.register(keyManagementRoutes, {
     accounts: meridian.accounts,

@@ -58,6 +58,12 @@ const peers = {
     package: 'gmt-gshhg-full',
     setup: 'bash scripts/setup.sh',
   },
+  xmllint: {
+    programs: ['xmllint'],
+    what: "libxml2's xmllint, the XML Schema validator of the WMTS capabilities",
+    package: 'libxml2-utils',
+    setup: 'bash scripts/setup.sh',
+  },
   chromium: {
     programs: [CHROMIUM],
     what: 'Chromium, in which MapLibre GL JS runs',

@@ -16,7 +16,7 @@
  * `hit-shared` (the shared store) or `miss` (rendered).
  */
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendCached } from '../../platform/http-cache.js';
@@ -27,7 +27,7 @@ import type { LoadedMap, MapRegistry } from '../registry.js';
 import { mapLinks, publicOrigin } from '../serve/links.js';
 import { mapOf } from '../serve/style-routes.js';
 import { tileJsonSchema, type TileJson } from '../serve/tilejson.js';
-import type { RasterTiles, TileOrigin } from './raster-tiles.js';
+import type { RasterTileRequest, RasterTiles, TileOrigin } from './raster-tiles.js';
 import type { RasterTileSize } from './metatile.js';
 
 export interface RasterRouteOptions {
@@ -64,10 +64,17 @@ export function parseTile(map: LoadedMap, size: RasterTileSize, z: number, x: nu
 }
 
 /** The west, south, east and north every source of the map covers together. */
-function boundsOf(map: LoadedMap): [number, number, number, number] {
+export function boundsOf(map: LoadedMap): [number, number, number, number] {
   const all = [...map.sources.values()].map((source) => source.bounds);
   if (all.length === 0) return [-180, -85.051129, 180, 85.051129];
   return [Math.min(...all.map((b) => b[0])), Math.min(...all.map((b) => b[1])), Math.max(...all.map((b) => b[2])), Math.max(...all.map((b) => b[3]))];
+}
+
+/** A tile, from the cache or drawn, with its caching headers and `X-Cache`: what every raster tile route answers. */
+export async function sendTile(request: FastifyRequest, reply: FastifyReply, tiles: RasterTiles, map: LoadedMap, tile: RasterTileRequest, maxAgeSeconds: number): Promise<FastifyReply> {
+  const { bytes, origin } = await tiles.tile(map, tile);
+  reply.header('x-cache', X_CACHE[origin]);
+  return sendCached(request, reply, bytes, CONTENT_TYPES[tile.format], maxAgeSeconds);
 }
 
 const key = { type: 'string', description: 'API key token' } as const;
@@ -115,9 +122,7 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
         const { z, x } = request.params;
         const { y, pixelRatio, format } = parseTile(map, size, z, x, request.params.tile);
         const languageOf = parseLanguage(request.query.language);
-        const { bytes, origin } = await tiles.tile(map, { tile: { z, x, y, size, pixelRatio }, format, language: languageOf });
-        reply.header('x-cache', X_CACHE[origin]);
-        return sendCached(request, reply, bytes, CONTENT_TYPES[format], maxAgeSeconds);
+        return sendTile(request, reply, tiles, map, { tile: { z, x, y, size, pixelRatio }, format, language: languageOf }, maxAgeSeconds);
       },
     );
 
