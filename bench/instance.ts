@@ -48,7 +48,7 @@ export async function startInstance(extraEnv: NodeJS.ProcessEnv = {}): Promise<I
   };
   const child: ChildProcess = spawn(process.execPath, [bin, 'serve'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + Number(process.env.MERIDIAN_BENCH_START_SECONDS ?? 180) * 1000;
   let exited = false;
   child.once('exit', () => (exited = true));
   for (;;) {
@@ -58,19 +58,28 @@ export async function startInstance(extraEnv: NodeJS.ProcessEnv = {}): Promise<I
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error('server did not start');
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error('server did not start');
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const { service_token } = JSON.parse(await runCli(['accounts', 'create', 'bench'], env)) as { service_token: string };
+  let stopped: Promise<void> | undefined;
   return {
     base,
     serviceToken: service_token,
     rssMiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
-    async stop() {
-      const closed = new Promise((resolve) => child.on('close', resolve));
-      child.kill('SIGTERM');
-      await closed;
-      rmSync(dataDir, { recursive: true, force: true });
+    /** Stops the server and removes its data directory; calling it again waits for the same stop. */
+    stop() {
+      stopped ??= (async () => {
+        const closed = new Promise((resolve) => child.on('close', resolve));
+        if (!exited) child.kill('SIGTERM');
+        if (!exited) await closed;
+        rmSync(dataDir, { recursive: true, force: true });
+      })();
+      return stopped;
     },
   };
 }
@@ -101,26 +110,28 @@ export async function createKey(instance: Instance): Promise<string> {
   return ((await response.json()) as { token: string }).token;
 }
 
-/** Keeps the benchmark's connection to a server open from request to request, as a browser would. */
-const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** One client's connection to a server, kept open from request to request as a browser would. */
+export const keepAliveAgent = () => new http.Agent({ keepAlive: true, maxSockets: 1 });
+const keepAlive = keepAliveAgent();
 
 /**
- * One GET that must answer 200: how long until its whole body arrived, and the body's size.
- * node:http rather than fetch: the figure is meant to be the server's, and fetch (undici's web
- * streams) added 1.6 ms to a 512x512 PNG of 12 ms here (nothing measurable to a 400 KB image).
+ * One GET that must answer 200: how long until its whole body arrived, the body's size and the
+ * response headers. node:http rather than fetch: the figure is meant to be the server's, and fetch
+ * (undici's web streams) added 1.6 ms to a 512x512 PNG of 12 ms here (nothing measurable to a
+ * 400 KB image). Concurrent clients each pass their own `agent` (one connection each).
  */
-export function timedGet(url: string): Promise<{ ms: number; bytes: number }> {
+export function timedGet(url: string, agent: http.Agent = keepAlive): Promise<{ ms: number; bytes: number; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     http
-      .get(url, { agent: keepAlive }, (response) => {
+      .get(url, { agent }, (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
         response.on('end', () => {
           const body = Buffer.concat(chunks);
           if (response.statusCode !== 200) reject(new Error(`${url.replace(/key=[^&]*/, 'key=…')}: ${response.statusCode} ${body.toString('utf8')}`));
-          else resolve({ ms: performance.now() - start, bytes: body.length });
+          else resolve({ ms: performance.now() - start, bytes: body.length, headers: response.headers });
         });
       })
       .on('error', reject);

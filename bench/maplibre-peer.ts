@@ -41,12 +41,12 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>body{margi
 <script type="module">
 import * as maplibregl from '/maplibre-gl.mjs';
 let map;
-window.setup = ({ style, size }) => {
+window.setup = ({ style, size, view }) => {
   const container = document.getElementById('map');
   container.style.width = size.width + 'px';
   container.style.height = size.height + 'px';
   map = new maplibregl.Map({
-    container, style, center: [0, 0], zoom: 0, pixelRatio: size.pixelRatio, interactive: false, fadeDuration: 0,
+    container, style, center: view.center, zoom: view.zoom, pixelRatio: size.pixelRatio, interactive: false, fadeDuration: 0,
     attributionControl: false, localIdeographFontFamily: false, canvasContextAttributes: { preserveDrawingBuffer: true },
   });
   return new Promise((resolve) => map.once('idle', resolve));
@@ -219,8 +219,8 @@ export class MapLibrePeer {
     return `${this.origin}/tiles/${name}/{z}/{x}/{y}.pbf`;
   }
 
-  /** A page showing `style` at `size`, loaded on a view of the whole world. */
-  async open(style: unknown, size: PeerSize): Promise<PeerPage> {
+  /** A page showing `style` at `size`, loaded on `view` (by default the whole world). */
+  async open(style: unknown, size: PeerSize, view: PeerView = { center: [0, 0], zoom: 0 }): Promise<PeerPage> {
     const page = await this.browser.newPage({ viewport: { width: size.width, height: size.height }, deviceScaleFactor: 1 });
     page.on('crash', () => console.error(`MapLibre page crashed (${size.width}x${size.height})`));
     page.on('console', (message) => {
@@ -228,7 +228,7 @@ export class MapLibrePeer {
     });
     await page.goto(`${this.origin}/`);
     await page.waitForFunction('window.ready === true');
-    await page.evaluate(`window.setup(${JSON.stringify({ style, size })})`);
+    await page.evaluate(`window.setup(${JSON.stringify({ style, size, view })})`);
     return new PeerPage(page, this);
   }
 

@@ -23,11 +23,10 @@
  * prints the server's resident memory over the run and its trend: the mean of the last quarter's
  * samples against the second quarter's (the first holds the first round, which loads the tiles).
  */
-import { readFileSync, rmSync } from 'node:fs';
-import path from 'node:path';
-import { openArchive } from '../src/platform/pmtiles.js';
+import { rmSync } from 'node:fs';
 import { afterPause, createKey, percentile, saveResults, startInstance, timedGet, type Instance } from './instance.js';
-import { MapLibrePeer } from './maplibre-peer.js';
+import type { MapLibrePeer } from './maplibre-peer.js';
+import { startPeerMaps } from './peer-maps.js';
 import { streetMaps, worldMaps } from './world.js';
 
 const repeat = Number(process.env.MERIDIAN_BENCH_REPEAT ?? 5);
@@ -141,23 +140,12 @@ const ms = (value: number) => value.toFixed(1).padStart(7);
 const maps = await worldMaps();
 const streets = await streetMaps(maps.dir);
 const instance = await startInstance({ MERIDIAN_MAPS_DIR: maps.dir, MERIDIAN_MAPS_WORKERS: '1' });
-const archive = await openArchive(path.join(maps.dir, 'world/world.pmtiles'));
-const streetArchive = await openArchive(path.join(streets.folder, 'openmaptiles.pmtiles'));
-const sprite = Object.fromEntries(['sprite.json', 'sprite.png', 'sprite@2x.json', 'sprite@2x.png'].map((name) => [name, path.join(streets.folder, name)]));
-const peer = await MapLibrePeer.start({ world: archive, openmaptiles: streetArchive }, sprite);
+const peerMaps = await startPeerMaps(maps.dir, streets);
+const { peer } = peerMaps;
 try {
   const key = await createKey(instance);
-  const style = JSON.parse(readFileSync(path.join(maps.dir, 'world/style.json'), 'utf8'));
-  style.sources.world = { type: 'vector', tiles: [peer.tiles('world')], minzoom: 0, maxzoom: archive.maxZoom };
-  style.glyphs = peer.glyphs;
-  peer.prepareGlyphs(style);
-  const streetStyle = JSON.parse(readFileSync(streets.style, 'utf8'));
-  streetStyle.sources.world = { ...streetStyle.sources.world, url: undefined, tiles: [peer.tiles('world')], minzoom: 0, maxzoom: archive.maxZoom };
-  const { url: _, ...extract } = streetStyle.sources.openmaptiles;
-  streetStyle.sources.openmaptiles = { ...extract, tiles: [peer.tiles('openmaptiles')] };
-  streetStyle.sprite = peer.file('sprite');
-  streetStyle.glyphs = peer.glyphs;
-  peer.prepareGlyphs(streetStyle);
+  const style = peerMaps.styles.world;
+  const streetStyle = peerMaps.styles[streets.id];
   const results = { ...(await compare(instance, key, peer, 'world', style, views)), ...(await compare(instance, key, peer, streets.id, streetStyle, streetViews)) };
   const memory = await memoryOverRenders(instance.base, key, instance.rssMiB);
   const rows = Object.entries(results).map(([image, { ours, theirs }]) => ({
@@ -182,9 +170,7 @@ try {
   console.log(`server RSS trend: second quarter mean ${trend.second.toFixed(0)} MiB, last quarter mean ${trend.last.toFixed(0)} MiB (${change >= 0 ? '+' : ''}${change.toFixed(1)}%)`);
   saveResults('static', { views: views.length, repeat, rows, memory, rssTrend: trend });
 } finally {
-  await peer.close();
-  await archive.close();
-  await streetArchive.close();
+  await peerMaps.close();
   await instance.stop();
   if (maps.temporary) rmSync(maps.dir, { recursive: true, force: true });
 }
