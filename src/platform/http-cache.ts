@@ -21,9 +21,15 @@ export function matchesTag(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** Sends the body with its caching headers, or 304 when the client holds it already. */
-export function sendCached(request: FastifyRequest, reply: FastifyReply, body: Uint8Array | string, contentType: string, maxAgeSeconds: number): FastifyReply {
-  const etag = etagOf(body);
+/** Sends the body with its caching headers, or 304 when the client holds it already; `etag` when the caller kept it. */
+export function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: Uint8Array | string,
+  contentType: string,
+  maxAgeSeconds: number,
+  etag = etagOf(body),
+): FastifyReply {
   reply.header('etag', etag).header('cache-control', `public, max-age=${maxAgeSeconds}`);
   if (matchesTag(request.headers['if-none-match'], etag)) return reply.code(304).send();
   return reply.type(contentType).send(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength));

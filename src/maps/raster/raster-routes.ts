@@ -72,9 +72,9 @@ export function boundsOf(map: LoadedMap): [number, number, number, number] {
 
 /** A tile, from the cache or drawn, with its caching headers and `X-Cache`: what every raster tile route answers. */
 export async function sendTile(request: FastifyRequest, reply: FastifyReply, tiles: RasterTiles, map: LoadedMap, tile: RasterTileRequest, maxAgeSeconds: number): Promise<FastifyReply> {
-  const { bytes, origin } = await tiles.tile(map, tile);
+  const { bytes, etag, origin } = await tiles.tile(map, tile);
   reply.header('x-cache', X_CACHE[origin]);
-  return sendCached(request, reply, bytes, CONTENT_TYPES[tile.format], maxAgeSeconds);
+  return sendCached(request, reply, bytes, CONTENT_TYPES[tile.format], maxAgeSeconds, etag);
 }
 
 const key = { type: 'string', description: 'API key token' } as const;

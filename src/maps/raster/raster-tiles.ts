@@ -10,6 +10,7 @@
  * it fails over to rendering the same way.
  */
 
+import { etagOf } from '../../platform/http-cache.js';
 import { Lru } from '../../platform/lru.js';
 import { silentLog, type Log } from '../../render/source/log.js';
 import type { Format } from '../image-format.js';
@@ -27,6 +28,16 @@ export interface RasterTileRequest {
 /** Where a tile came from. */
 export type TileOrigin = 'memory' | 'store' | 'render';
 
+/** A tile as kept in memory: its bytes and their ETag, computed once rather than per request. */
+export interface KeptTile {
+  bytes: Buffer;
+  etag: string;
+}
+
+function kept(bytes: Buffer): KeptTile {
+  return { bytes, etag: etagOf(bytes) };
+}
+
 /** Bytes an entry is counted for beyond its tile's: the key and the cache's own bookkeeping. */
 const ENTRY_OVERHEAD = 200;
 
@@ -36,8 +47,8 @@ export function tileName(tile: TileAddress, format: Format, language: string | n
 }
 
 export class RasterTiles {
-  private readonly memory: Lru<string, Buffer>;
-  private readonly rendering = new Map<string, Promise<Map<string, Buffer>>>();
+  private readonly memory: Lru<string, KeptTile>;
+  private readonly rendering = new Map<string, Promise<Map<string, KeptTile>>>();
   /** Per map and revision, the store's drop of the map's other revisions (done once). */
   private readonly swept = new Map<string, Promise<void>>();
 
@@ -47,7 +58,7 @@ export class RasterTiles {
     private readonly store: RasterTileStore | null = null,
     private readonly log: Log = silentLog,
   ) {
-    this.memory = new Lru(Number.MAX_SAFE_INTEGER, { weigh: (bytes, key) => bytes.byteLength + key.length + ENTRY_OVERHEAD, maxWeight: cacheBytes });
+    this.memory = new Lru(Number.MAX_SAFE_INTEGER, { weigh: (tile, key) => tile.bytes.byteLength + key.length + ENTRY_OVERHEAD, maxWeight: cacheBytes });
   }
 
   /** Bytes the tiles in memory take. */
@@ -55,19 +66,16 @@ export class RasterTiles {
     return this.memory.weight;
   }
 
-  /** The encoded tile, and where it came from. */
-  async tile(map: LoadedMap, request: RasterTileRequest): Promise<{ bytes: Buffer; origin: TileOrigin }> {
+  /** The encoded tile with its ETag, and where it came from. */
+  async tile(map: LoadedMap, request: RasterTileRequest): Promise<KeptTile & { origin: TileOrigin }> {
     const name = tileName(request.tile, request.format, request.language);
     const key = `${map.id}/${map.revision}/${name}`;
     const hit = this.memory.get(key);
-    if (hit) return { bytes: hit, origin: 'memory' };
+    if (hit) return { ...hit, origin: 'memory' };
     const stored = await this.fromStore(map, name);
-    if (stored) {
-      this.memory.set(key, stored);
-      return { bytes: stored, origin: 'store' };
-    }
+    if (stored) return { ...this.memory.set(key, kept(stored)), origin: 'store' };
     const tiles = await this.render(map, metatileOf(request.tile), request.format, request.language, false);
-    return { bytes: tiles.get(name)!, origin: 'render' };
+    return { ...tiles.get(name)!, origin: 'render' };
   }
 
   /**
@@ -106,21 +114,22 @@ export class RasterTiles {
     return sweeping;
   }
 
-  private render(map: LoadedMap, metatile: Metatile, format: Format, language: string | null, awaitStore: boolean): Promise<Map<string, Buffer>> {
+  private render(map: LoadedMap, metatile: Metatile, format: Format, language: string | null, awaitStore: boolean): Promise<Map<string, KeptTile>> {
     const key = `${map.id}/${map.revision}/${tileName({ ...metatile, x: metatile.x0, y: metatile.y0 }, format, language)}/${metatile.span}`;
     let rendering = this.rendering.get(key);
     if (!rendering) {
       rendering = this.pool
         .metatile(map.id, { metatile, format, language })
         .then(async (encoded) => {
-          const tiles = new Map<string, Buffer>();
+          const tiles = new Map<string, KeptTile>();
           tilesOf(metatile).forEach(({ x, y }, i) => {
             const name = tileName({ ...metatile, x, y }, format, language);
-            tiles.set(name, encoded[i]!);
-            this.memory.set(`${map.id}/${map.revision}/${name}`, encoded[i]!);
+            const tile = kept(encoded[i]!);
+            tiles.set(name, tile);
+            this.memory.set(`${map.id}/${map.revision}/${name}`, tile);
           });
           if (this.store) {
-            const stored = this.store.put(map.id, map.revision, [...tiles].map(([tile, bytes]) => ({ tile, bytes })));
+            const stored = this.store.put(map.id, map.revision, [...tiles].map(([tile, { bytes }]) => ({ tile, bytes })));
             if (awaitStore) await stored;
             else stored.catch((error: Error) => this.log.warn(`raster tile store: writing tiles of ${map.id} failed (${error.message})`));
           }
