@@ -144,7 +144,7 @@ test('registries open side by side with their own handles and caches; closing on
 
 test('the maps settings have defaults, come from the file and the environment, and a bad one is named', () => {
   const defaults = loadConfig();
-  assert.deepEqual({ ...defaults.maps, workers: 0 }, { dir: null, definitions: {}, tileCacheMB: 256, rasterCacheMB: 128, workers: 0, queue: 64, timeoutMs: 15000, maxAgeSeconds: 86400, icons: { maxBytes: 1048576, timeoutMs: 5000, cacheEntries: 256, cacheBytes: 33554432, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 } });
+  assert.deepEqual({ ...defaults.maps, workers: 0 }, { dir: null, definitions: {}, tileCacheMB: 256, rasterCacheMB: 128, rasterStore: 'none', rasterStoreDir: null, workers: 0, queue: 64, timeoutMs: 15000, maxAgeSeconds: 86400, icons: { maxBytes: 1048576, timeoutMs: 5000, cacheEntries: 256, cacheBytes: 33554432, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 } });
   assert.ok(defaults.maps.workers >= 1 && defaults.maps.workers <= 4);
 
   const file = path.join(tempDir(), 'meridian.json');
