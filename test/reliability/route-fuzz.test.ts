@@ -96,12 +96,15 @@ test(`${runs} hostile requests per route: no 5xx, the documented error body, no 
           const app = route.path.startsWith('/v1/') ? server.server.admin : server.server.public;
           const response = await app.inject(request);
           assert.ok(response.statusCode < 500 || response.statusCode === 503, `${response.statusCode} for ${route.method} ${request.url}: ${response.body.slice(0, 300)}`);
-          if (response.statusCode >= 400) {
+          // WMTS' KVP form answers its own errors as OWS exception reports, the body its clients read.
+          const owsReport = /^\/maps\/[^/]+\/wmts$/.test(path) && String(response.headers['content-type']).includes('xml');
+          if (owsReport) assert.match(response.body, /<ows:ExceptionReport[\s\S]*exceptionCode="\w+"/, `exception report of ${route.method} ${request.url}`);
+          else if (response.statusCode >= 400) {
             const parsed = JSON.parse(response.body) as { errors?: { message?: unknown }[] };
             assert.ok(Array.isArray(parsed.errors) && typeof parsed.errors[0]?.message === 'string', `error body of ${route.method} ${request.url}: ${response.body.slice(0, 300)}`);
           }
-          // Styles and TileJSON carry the caller's key in their links; key management shows keys to their owner.
-          const carriesKey = /^\/maps\/[^/]+\/(style|sources)/.test(path) || route.path.startsWith('/v1/');
+          // Styles, TileJSON and WMTS capabilities carry the caller's key in their links; key management shows keys to their owner.
+          const carriesKey = /^\/maps\/[^/]+\/(style|sources|tiles\.json|256\/tiles\.json|WMTSCapabilities\.xml|wmts(\?|$))/.test(path) || route.path.startsWith('/v1/');
           assert.ok(carriesKey || !response.body.includes(key), `the key echoed by ${route.method} ${request.url}`);
         },
       ),
