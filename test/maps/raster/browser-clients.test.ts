@@ -16,14 +16,13 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
-import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
 import { requirePeers } from '../../peers.js';
 import { launchChromium } from '../../chromium.js';
-import { stylePath as worldStylePath } from '../../../src/tools/world/build.js';
 import { SAMPLES, writeStreetMaps } from '../../tools/osm/street-maps.js';
 import { repoRoot } from '../../render/suite/cases.js';
 import { project, unproject } from '../../../src/render/view/viewport.js';
+import { worldStyle } from './raster-maps.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts/raster');
 const guide = path.join(repoRoot, 'docs/guide/maps.md');
@@ -37,12 +36,6 @@ const HEIGHT = 512;
 const MAX_DIFFERENCE = 0.001;
 const LOAD_TIMEOUT_MS = 300_000;
 
-/** The world map over the test fixture, as the raster route tests define it. */
-function worldStyle(): StyleSpecification {
-  const style = JSON.parse(readFileSync(worldStylePath, 'utf8')) as StyleSpecification;
-  style.sources = { world: { type: 'vector', url: `pmtiles://${path.join(repoRoot, 'test/fixtures/osm/world.pmtiles')}`, maxzoom: 8 } };
-  return style;
-}
 
 // --- The recipes, as the guide writes them --------------------------------------------------------
 

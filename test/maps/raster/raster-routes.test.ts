@@ -1,33 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
-import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
-import { stylePath as worldStylePath } from '../../../src/tools/world/build.js';
 import { SAMPLES, writeStreetMaps } from '../../tools/osm/street-maps.js';
 import { repoRoot } from '../../render/suite/cases.js';
 import { project, unproject } from '../../../src/render/view/viewport.js';
+import { smallStyle, worldStyle } from './raster-maps.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts/raster');
 
-/** The world map over the test fixture (its tiles of zooms 0-8 around the samples). */
-function worldStyle(): StyleSpecification {
-  const style = JSON.parse(readFileSync(worldStylePath, 'utf8')) as StyleSpecification;
-  style.sources = { world: { type: 'vector', url: `pmtiles://${path.join(repoRoot, 'test/fixtures/osm/world.pmtiles')}`, maxzoom: 8 } };
-  return style;
-}
 
-const small = {
-  version: 8,
-  sources: { land: { type: 'geojson', data: { type: 'Polygon', coordinates: [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]] } } },
-  layers: [
-    { id: 'sea', type: 'background', paint: { 'background-color': '#0000ff' } },
-    { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#00ff00' } },
-  ],
-};
+const small = smallStyle();
 
 let server: TestServer;
 let key: string;

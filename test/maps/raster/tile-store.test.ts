@@ -11,17 +11,9 @@ import type { RasterTileStore } from '../../../src/maps/raster/tile-store.js';
 import { metatilesCovering } from '../../../src/maps/raster/seed.js';
 import type { Config } from '../../../src/config.js';
 import { newAccount, onPostgres, startTestServer, startTwoInstances, tempDir, testConfig, type TestServer } from '../../helpers.js';
+import { smallStyle } from './raster-maps.js';
 
-/** Sea and one square of land, as small as a map gets; `colour` changes its revision. */
-const style = (colour: string) => ({
-  version: 8,
-  sources: { land: { type: 'geojson', data: { type: 'Polygon', coordinates: [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]] } } },
-  layers: [
-    { id: 'sea', type: 'background', paint: { 'background-color': '#0000ff' } },
-    { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': colour } },
-  ],
-});
-const maps = (colour = '#00ff00') => ({ definitions: { small: { style: style(colour) as never, maxzoom: 6 } } });
+const maps = (colour = '#00ff00') => ({ definitions: { small: { style: smallStyle(colour) as never, maxzoom: 6 } } });
 
 const closing: (() => Promise<void>)[] = [];
 after(async () => {

@@ -7,7 +7,7 @@
  */
 
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -15,12 +15,11 @@ import { after, before, test } from 'node:test';
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 import { build } from 'vite';
-import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
-import { stylePath as worldStylePath } from '../../../src/tools/world/build.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
 import { requirePeers } from '../../peers.js';
 import { launchChromium } from '../../chromium.js';
 import { repoRoot } from '../../render/suite/cases.js';
+import { worldStyle } from './raster-maps.js';
 
 const artifacts = path.join(repoRoot, 'test-artifacts/raster');
 const RENDER_TIMEOUT_MS = 60_000;
@@ -131,12 +130,6 @@ function servePage(bundle: string): Promise<{ server: Server; origin: string }> 
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
 }
 
-/** The world map over the test fixture, as the raster route tests serve it. */
-function worldStyle(): StyleSpecification {
-  const style = JSON.parse(readFileSync(worldStylePath, 'utf8')) as StyleSpecification;
-  style.sources = { world: { type: 'vector', url: `pmtiles://${path.join(repoRoot, 'test/fixtures/osm/world.pmtiles')}`, maxzoom: 8 } };
-  return style;
-}
 
 let meridian: TestServer;
 let meridianUrl: string;

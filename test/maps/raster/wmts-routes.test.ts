@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
 import { requirePeers } from '../../peers.js';
 import { repoRoot } from '../../render/suite/cases.js';
+import { smallStyle } from './raster-maps.js';
 
 /** The OGC's schemas as published, with a catalog resolving their absolute imports to these copies. */
 const schemas = path.join(repoRoot, 'test/fixtures/ogc-schemas');
@@ -38,14 +39,7 @@ const ANNEX_E4: Record<number, number> = {
 /** Annex E.4's top-left corner of every level, EPSG:3857 metres. */
 const ANNEX_E4_TOP_LEFT = [-20037508.3427892, 20037508.3427892];
 
-const small = {
-  version: 8,
-  sources: { land: { type: 'geojson', data: { type: 'Polygon', coordinates: [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]] } } },
-  layers: [
-    { id: 'sea', type: 'background', paint: { 'background-color': '#0000ff' } },
-    { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#00ff00' } },
-  ],
-};
+const small = smallStyle();
 
 let server: TestServer;
 let key: string;
