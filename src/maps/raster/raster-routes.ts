@@ -20,7 +20,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendCached } from '../../platform/http-cache.js';
-import { CONTENT_TYPES, FORMATS, type Format } from '../image-format.js';
+import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS, type Format } from '../image-format.js';
 import { INVALID_FORMAT, OUT_OF_BOUNDS } from '../errors.js';
 import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
 import type { LoadedMap, MapRegistry } from '../registry.js';
@@ -77,8 +77,9 @@ export async function sendTile(request: FastifyRequest, reply: FastifyReply, til
   return sendCached(request, reply, bytes, CONTENT_TYPES[tile.format], maxAgeSeconds, etag);
 }
 
-const key = { type: 'string', description: 'API key token' } as const;
-const language = { type: 'string', description: LANGUAGE_DESCRIPTION } as const;
+/** Query parameters of every raster tile route, WMTS's too. */
+export const key = { type: 'string', description: 'API key token' } as const;
+export const language = { type: 'string', description: LANGUAGE_DESCRIPTION } as const;
 
 export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOptions): Promise<void> {
   app.addHook('onRequest', options.gate.hook);
@@ -107,7 +108,7 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
           response: {
             200: {
               description: 'The tile',
-              content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+              content: IMAGE_CONTENT,
             },
             304: { description: 'Not modified (If-None-Match)' },
             400: { $ref: 'ErrorBody#', description: 'Out of bounds (z outside the map’s zooms, x or y outside 0..2^z - 1), invalid format, invalid tile name or invalid language' },

@@ -4,15 +4,12 @@
  * for the map's revision are skipped, so an interrupted seed resumes where it stopped.
  */
 
-import { project } from '../../render/view/viewport.js';
+import { xOfLongitude, yOfLatitude } from '../../platform/web-mercator.js';
 import type { Progress } from '../../platform/progress.js';
 import type { Format } from '../image-format.js';
 import type { LoadedMap } from '../registry.js';
-import { metatileOf, viewZoom, type Metatile, type RasterTileSize } from './metatile.js';
+import { metatileOf, type Metatile, type RasterTileSize } from './metatile.js';
 import type { RasterTiles } from './raster-tiles.js';
-
-/** Web Mercator's latitude limit. */
-const MAX_LATITUDE = 85.0511287798066;
 
 export interface SeedArea {
   /** West, south, east, north in degrees; west > east crosses the antimeridian. */
@@ -30,12 +27,11 @@ export interface SeedResult {
   tiles: number;
 }
 
-/** The columns [from, to] of the tiles of `size` at z between two longitudes (both ranges when crossing the antimeridian). */
-function columns(west: number, east: number, z: number, size: RasterTileSize): [number, number][] {
-  const zoom = viewZoom(z, size);
+/** The columns [from, to] of the tiles at z between two longitudes (both ranges when crossing the antimeridian). */
+function columns(west: number, east: number, z: number): [number, number][] {
   const count = 2 ** z;
   const column = (lon: number, edge: 'from' | 'to') => {
-    const x = project(lon, 0, zoom)[0] / size;
+    const x = xOfLongitude(lon) * count;
     return Math.min(count - 1, Math.max(0, edge === 'from' ? Math.floor(x) : Math.ceil(x) - 1));
   };
   if (west <= east) return [[column(west, 'from'), Math.max(column(west, 'from'), column(east, 'to'))]];
@@ -50,13 +46,12 @@ export function metatilesCovering(area: SeedArea): Metatile[] {
   const [west, south, east, north] = area.bbox;
   const found: Metatile[] = [];
   for (let z = area.minzoom; z <= area.maxzoom; z++) {
-    const zoom = viewZoom(z, area.size);
-    const row = (lat: number) => project(0, Math.max(-MAX_LATITUDE, Math.min(MAX_LATITUDE, lat)), zoom)[1] / area.size;
+    // A tile's index at z is the same in any tile size: the world is 2^z tiles across.
     const count = 2 ** z;
-    const top = Math.min(count - 1, Math.max(0, Math.floor(row(north))));
-    const bottom = Math.min(count - 1, Math.max(top, Math.ceil(row(south)) - 1));
+    const top = Math.min(count - 1, Math.max(0, Math.floor(yOfLatitude(north) * count)));
+    const bottom = Math.min(count - 1, Math.max(top, Math.ceil(yOfLatitude(south) * count) - 1));
     const seen = new Set<string>();
-    for (const [from, to] of columns(west, east, z, area.size)) {
+    for (const [from, to] of columns(west, east, z)) {
       for (let y = top; y <= bottom; y++) {
         for (let x = from; x <= to; x++) {
           const meta = metatileOf({ z, x, y, size: area.size, pixelRatio: area.pixelRatio });

@@ -23,7 +23,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
-import { CONTENT_TYPES, FORMATS } from '../image-format.js';
+import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS } from '../image-format.js';
 import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
 import type { MapRegistry } from '../registry.js';
 import { publicOrigin } from '../serve/links.js';
@@ -31,7 +31,7 @@ import { mapOf } from '../serve/style-routes.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import { OwsException } from './ows-exception.js';
-import { parseTile, sendTile } from './raster-routes.js';
+import { key, language, parseTile, sendTile } from './raster-routes.js';
 import type { RasterTiles } from './raster-tiles.js';
 import { TILE_MATRIX_SETS, tileMatrixSetOf } from './tile-matrix-set.js';
 import { wmtsCapabilities, wmtsLinks } from './wmts-capabilities.js';
@@ -47,13 +47,11 @@ export interface WmtsRouteOptions {
 }
 
 const XML = 'application/xml; charset=utf-8';
-const key = { type: 'string', description: 'API key token' } as const;
-const language = { type: 'string', description: LANGUAGE_DESCRIPTION } as const;
 const mapId = { type: 'string', description: 'Map identifier; the layer’s identifier in WMTS' } as const;
 const xmlResponse = (description: string, type = 'application/xml') => ({ description, content: { [type]: { schema: { type: 'string' } } } });
 const imageResponse = {
   description: 'The tile',
-  content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+  content: IMAGE_CONTENT,
 };
 
 export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
-import { CONTENT_TYPES } from '../image-format.js';
+import { CONTENT_TYPES, IMAGE_CONTENT } from '../image-format.js';
 import { OUT_OF_BOUNDS } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import type { IconLoader } from './icons.js';
@@ -61,7 +61,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
   const response = {
     200: {
       description: 'The image',
-      content: Object.fromEntries(Object.values(CONTENT_TYPES).map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+      content: IMAGE_CONTENT,
     },
     304: { description: 'Not modified (If-None-Match)' },
     400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, or a malformed path or marker' },
