@@ -6,7 +6,7 @@
  */
 
 import type { Config } from '../config.js';
-import { openMeridian } from '../app.js';
+import { migrations } from '../app.js';
 import { FORMATS, type Format } from '../maps/image-format.js';
 import { parseLanguage } from '../maps/language.js';
 import { RASTER_TILE_SIZES, type RasterTileSize } from '../maps/raster/metatile.js';
@@ -18,6 +18,8 @@ import { MapRegistry } from '../maps/registry.js';
 import { RenderPool } from '../maps/render-pool.js';
 import type { Progress } from '../platform/progress.js';
 import type { Database } from '../platform/storage/database.js';
+import { migrate } from '../platform/storage/migrate.js';
+import { openDatabase } from '../platform/storage/open.js';
 
 export class SeedUsageError extends Error {}
 
@@ -63,7 +65,7 @@ export async function seedTiles(config: Config, options: SeedOptions): Promise<S
   const language = parseLanguage(options.language);
 
   const registry = await MapRegistry.open(config);
-  let db: { db: Database; close(): Promise<void> } | null = null;
+  let db: Database | null = null;
   const pool = new RenderPool(config);
   try {
     const map = registry.get(options.map);
@@ -71,8 +73,12 @@ export async function seedTiles(config: Config, options: SeedOptions): Promise<S
     const format = (options.format ?? map.formats[0]) as Format;
     if (!FORMATS.includes(format) || !map.formats.includes(format)) throw new SeedUsageError(`--format: map "${map.id}" is drawn as ${map.formats.join(', ')}`);
     const [minzoom, maxzoom] = parseZooms(options.zooms, rasterZooms(map, size));
-    if (config.maps.rasterStore === 'database') db = await openMeridian(config);
-    const store = openTileStore(config.maps, config.dataDir, db?.db as Database);
+    if (config.maps.rasterStore === 'database') {
+      db = await openDatabase(config);
+      // The store's table may be newer than the database: the migrations the server applies at start-up.
+      await migrate(db, migrations);
+    }
+    const store = openTileStore(config.maps, config.dataDir, db);
     const tiles = new RasterTiles(pool, 0, store);
     return await seedArea(tiles, map, { bbox, minzoom, maxzoom, size, pixelRatio }, { format, language, concurrency: config.maps.workers, progress: options.progress });
   } finally {
