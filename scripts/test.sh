@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the whole test suite twice: on the embedded PGlite and on a PostgreSQL server
-# (MERIDIAN_TEST_POSTGRES_URL, default the local server's database `test`). Redis is expected at
-# MERIDIAN_TEST_REDIS_URL (default redis://127.0.0.1:6379). Extra arguments select test files.
+# Runs the whole test suite on the embedded PGlite, then again on a PostgreSQL server
+# (MERIDIAN_TEST_POSTGRES_URL, default the local server's database `test`) the test files whose
+# imports reach the database (scripts/database-tests.mjs): the others cannot tell the two apart.
+# Redis is expected at MERIDIAN_TEST_REDIS_URL (default redis://127.0.0.1:6379). Extra arguments select test files.
 #
 # Every skipped test is listed with its reason. The only skips a pass may have are tests written
 # for the other database (reason `needs PostgreSQL…` or `PGlite only…`); any other skip fails the
@@ -19,12 +20,17 @@ log=$(mktemp)
 trap 'rm -f "$log" "$log.tap"' EXIT
 status=0
 unexpected=0
+database_list=$(node scripts/database-tests.mjs "${files[@]}") || exit 1
+database_files=()
+if [ -n "$database_list" ]; then mapfile -t database_files <<< "$database_list"; fi
 for database in pglite "$postgres"; do
   shown=${database%%@*}
   shown=${shown/#postgres:\/\//PostgreSQL: }
-  echo "== tests on $shown"
+  if [ "$database" = pglite ]; then run=("${files[@]}"); else run=("${database_files[@]}"); fi
+  echo "== tests on $shown (${#run[@]} files)"
+  [ "${#run[@]}" -gt 0 ] || continue
   MERIDIAN_TEST_DATABASE=$database node --test --test-reporter=spec --test-reporter-destination=stdout \
-    --test-reporter=tap --test-reporter-destination="$log.tap" "${files[@]}" || status=1
+    --test-reporter=tap --test-reporter-destination="$log.tap" "${run[@]}" || status=1
   cat "$log.tap" >> "$log"
   # TAP marks a skipped test `ok N - name # SKIP reason` (indented when nested).
   while IFS=$'\t' read -r name reason; do

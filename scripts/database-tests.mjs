@@ -1,0 +1,39 @@
+// Prints, of the compiled test files given, those whose static imports reach the database opener
+// (dist/src/platform/storage/open.js). Only these can behave differently on PGlite and on PostgreSQL,
+// so scripts/test.sh runs the others once, on the first pass. Imports are read from the compiled
+// JavaScript (`import … from './x.js'`, `export … from`, `import('./x.js')`); packages are not followed.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const opener = path.resolve('dist/src/platform/storage/open.js');
+const relativeImport = /(?:import|export)\s[^'"]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|import\s*['"](\.[^'"]+)['"]/g;
+const known = new Map();
+
+function reachesOpener(file, visiting = new Set()) {
+  if (file === opener) return true;
+  if (known.has(file)) return known.get(file);
+  if (visiting.has(file)) return false;
+  visiting.add(file);
+  let text;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return false;
+  }
+  let reaches = false;
+  for (const match of text.matchAll(relativeImport)) {
+    const spec = match[1] ?? match[2] ?? match[3];
+    if (reachesOpener(path.resolve(path.dirname(file), spec), visiting)) {
+      reaches = true;
+      break;
+    }
+  }
+  known.set(file, reaches);
+  return reaches;
+}
+
+if (!fs.existsSync(opener)) {
+  console.error(`database-tests: ${opener} is missing; build first`);
+  process.exit(1);
+}
+for (const file of process.argv.slice(2)) if (reachesOpener(path.resolve(file))) console.log(file);
