@@ -11,6 +11,8 @@ export const EARTH_RADIUS = 6378137;
 export const HALF_WORLD_METRES = Math.PI * EARTH_RADIUS;
 /** Latitude where the square world ends: atan(sinh(pi)). */
 export const MAX_LATITUDE = 85.0511287798066;
+/** West, south, east, north of a tile source that states none: the style specification's default (MAX_LATITUDE rounded). */
+export const DEFAULT_SOURCE_BOUNDS: readonly [number, number, number, number] = [-180, -85.051129, 180, 85.051129];
 
 export function xOfLongitude(lon: number): number {
   return (lon + 180) / 360;

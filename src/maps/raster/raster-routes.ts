@@ -29,6 +29,7 @@ import { mapOf } from '../serve/style-routes.js';
 import { tileJsonSchema, type TileJson } from '../serve/tilejson.js';
 import type { RasterTileRequest, RasterTiles, TileOrigin } from './raster-tiles.js';
 import type { RasterTileSize } from './metatile.js';
+import { DEFAULT_SOURCE_BOUNDS } from '../../platform/web-mercator.js';
 
 export interface RasterRouteOptions {
   gate: KeyGate;
@@ -66,7 +67,7 @@ export function parseTile(map: LoadedMap, size: RasterTileSize, z: number, x: nu
 /** The west, south, east and north every source of the map covers together. */
 export function boundsOf(map: LoadedMap): [number, number, number, number] {
   const all = [...map.sources.values()].map((source) => source.bounds);
-  if (all.length === 0) return [-180, -85.051129, 180, 85.051129];
+  if (all.length === 0) return [...DEFAULT_SOURCE_BOUNDS];
   return [Math.min(...all.map((b) => b[0])), Math.min(...all.map((b) => b[1])), Math.max(...all.map((b) => b[2])), Math.max(...all.map((b) => b[3]))];
 }
 

@@ -24,13 +24,13 @@ import { inPyramid, storedTile } from './encoded.js';
 import { fetchJson, type HttpOptions } from './http.js';
 import type { MapSource, TileData, TileFeature, TileLayer, TileRing, VectorLayer, VectorTile } from './source.js';
 import { isHttpUrl, localPath } from './template.js';
+import { DEFAULT_SOURCE_BOUNDS } from '../../platform/web-mercator.js';
 
 export const GEOJSON_LAYER = '_geojson';
 export const GEOJSON_EXTENT = 8192;
 const TILE_SIZE = 512;
 /** MapLibre's pixels to tile units. */
 const SCALE = GEOJSON_EXTENT / TILE_SIZE;
-const WORLD: [number, number, number, number] = [-180, -85.051129, 180, 85.051129];
 
 let sources = 0;
 
@@ -155,7 +155,7 @@ export class GeoJsonSource implements MapSource {
   readonly tileSize = TILE_SIZE;
   readonly minzoom = 0;
   readonly maxzoom: number;
-  readonly bounds = WORLD;
+  readonly bounds: [number, number, number, number] = [...DEFAULT_SOURCE_BOUNDS];
   readonly attribution: string | undefined;
   readonly encoding = undefined;
   readonly format = 'pbf';

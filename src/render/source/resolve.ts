@@ -27,6 +27,7 @@ import { openPmtiles, type ArchiveInfo } from './pmtiles.js';
 import type { MapSource, TileFormat } from './source.js';
 import { hasScheme, isHttpUrl, type Scheme } from './template.js';
 import { loadTileJson } from './tilejson.js';
+import { DEFAULT_SOURCE_BOUNDS } from '../../platform/web-mercator.js';
 
 export interface ResolveOptions {
   /** The folder relative paths of the style resolve against: the style file's. */
@@ -46,7 +47,6 @@ interface Metadata extends Partial<ArchiveInfo> {
   encoding?: string | undefined;
 }
 
-const WORLD: [number, number, number, number] = [-180, -85.051129, 180, 85.051129];
 const VECTOR_TILE_SIZE = 512;
 const DEFAULT_TILE_SIZE = 512;
 const DEFAULT_MINZOOM = 0;
@@ -143,7 +143,7 @@ function settle(spec: TiledSpecification, metadata: Metadata, templates: readonl
     tileSize,
     minzoom,
     maxzoom,
-    bounds: (spec.bounds as [number, number, number, number] | undefined) ?? metadata.bounds ?? WORLD,
+    bounds: (spec.bounds as [number, number, number, number] | undefined) ?? metadata.bounds ?? [...DEFAULT_SOURCE_BOUNDS],
     attribution: spec.attribution ?? metadata.attribution,
     encoding,
     promoteId: kind === 'vector' ? spec.promoteId : undefined,
