@@ -24,13 +24,20 @@ declare module 'fastify' {
 }
 
 /** Route-schema parts every gated route declares, so the OpenAPI document shows the gate. */
+/** Why a gated route answers 503 whatever it does: the key could not be checked. */
+export const GATE_UNAVAILABLE = 'The key could not be checked: the database is unreachable (past the revocation bound for a key checked before); see Retry-After';
+
 export const gatedRoute = {
   security: [{ apiKey: [] }],
   response: {
     403: { $ref: 'ErrorBody#', description: keyRejectedMessage },
     429: { $ref: 'ErrorBody#', description: 'Rate limit of the key, or of unknown keys from the client address, exceeded; see Retry-After' },
+    503: { $ref: 'ErrorBody#', description: GATE_UNAVAILABLE },
   },
 } as const;
+
+/** The 503 response of a gated route that can also be unavailable for a reason of its own. */
+export const gatedUnavailable = (reason: string) => ({ $ref: 'ErrorBody#', description: `${reason}; or ${GATE_UNAVAILABLE.charAt(0).toLowerCase()}${GATE_UNAVAILABLE.slice(1)}` }) as const;
 
 export interface KeyGateOptions {
   db: Database;

@@ -46,6 +46,13 @@ test('the OpenAPI document is generated from the route schemas and covers every 
     for (const gated of ['/ping', '/coordinates/search/{query}.json', '/weather/latest.json', '/tiles/{keyframe}/{z}/{x}/{y}.{format}']) {
       assert.deepEqual(doc.paths[gated]!.get!.security, [{ apiKey: [] }], gated);
     }
+    // The gate answers 403, 429 and, while the database cannot be reached, 503 on every gated route.
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!JSON.stringify(operation.security ?? []).includes('apiKey')) continue;
+        for (const status of ['403', '429', '503']) assert.ok(operation.responses[status], `${method} ${path} documents ${status}`);
+      }
+    }
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'serviceToken']);
     assert.deepEqual(doc.paths['/ping']!.get!.security, [{ apiKey: [] }]);
     assert.deepEqual(doc.paths['/v1/api_keys']!.get!.security, [{ serviceToken: [] }]);

@@ -17,11 +17,11 @@
  */
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS, type Format } from '../image-format.js';
-import { INVALID_FORMAT, OUT_OF_BOUNDS } from '../errors.js';
+import { INVALID_FORMAT, OUT_OF_BOUNDS, RENDER_UNAVAILABLE } from '../errors.js';
 import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
 import type { LoadedMap, MapRegistry } from '../registry.js';
 import { mapLinks, publicOrigin } from '../serve/links.js';
@@ -114,8 +114,8 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
             304: { description: 'Not modified (If-None-Match)' },
             400: { $ref: 'ErrorBody#', description: 'Out of bounds (z outside the map’s zooms, x or y outside 0..2^z - 1), invalid format, invalid tile name or invalid language' },
             404: { $ref: 'ErrorBody#', description: 'No such map' },
-            503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
             ...gatedRoute.response,
+            503: gatedUnavailable(RENDER_UNAVAILABLE),
           },
         },
       },

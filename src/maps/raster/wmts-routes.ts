@@ -22,13 +22,14 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
 import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS } from '../image-format.js';
 import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
 import type { MapRegistry } from '../registry.js';
 import { publicOrigin } from '../serve/links.js';
 import { mapOf } from '../serve/style-routes.js';
 import { NotFoundError } from '../../platform/errors.js';
+import { RENDER_UNAVAILABLE } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import { OwsException } from './ows-exception.js';
 import { key, language, parseTile, sendTile } from './raster-routes.js';
@@ -107,8 +108,8 @@ export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions
           304: { description: 'Not modified (If-None-Match)' },
           400: { $ref: 'ErrorBody#', description: 'Out of bounds (matrix outside the map’s zooms, column or row outside the matrix), invalid format, invalid tile name or invalid language' },
           404: { $ref: 'ErrorBody#', description: 'No such map' },
-          503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
           ...gatedRoute.response,
+          503: gatedUnavailable(RENDER_UNAVAILABLE),
         },
       },
     },
@@ -162,8 +163,8 @@ export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions
           400: xmlResponse('OWS ExceptionReport: MissingParameterValue, InvalidParameterValue, TileOutOfRange or VersionNegotiationFailed, the parameter named in `locator`', 'text/xml'),
           404: { $ref: 'ErrorBody#', description: 'No such map' },
           501: xmlResponse('OWS ExceptionReport: OperationNotSupported (GetFeatureInfo)', 'text/xml'),
-          503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
           ...gatedRoute.response,
+          503: gatedUnavailable(RENDER_UNAVAILABLE),
         },
       },
     },

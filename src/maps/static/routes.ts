@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
 import { CONTENT_TYPES, IMAGE_CONTENT } from '../image-format.js';
-import { OUT_OF_BOUNDS } from '../errors.js';
+import { OUT_OF_BOUNDS, RENDER_UNAVAILABLE } from '../errors.js';
 import { sendCached } from '../../platform/http-cache.js';
 import type { IconLoader } from './icons.js';
 import type { RenderPool } from '../render-pool.js';
@@ -67,8 +67,8 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, or a malformed path or marker' },
     404: { $ref: 'ErrorBody#', description: 'No such map' },
     414: { $ref: 'ErrorBody#', description: URI_TOO_LONG },
-    503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
     ...gatedRoute.response,
+    503: gatedUnavailable(RENDER_UNAVAILABLE),
   };
   const route = (summary: string, area: object) => ({
     schema: {
