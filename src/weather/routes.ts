@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { NotFoundError } from '../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { WeatherCatalog } from './catalog.js';
-import { presentCatalog } from './layer.js';
+import { CatalogMemory } from './catalog-memory.js';
 import { tileSize } from './mercator.js';
 import { Lru } from '../platform/lru.js';
 import { openArchive, type Archive } from '../platform/pmtiles.js';
@@ -56,9 +56,8 @@ function emptyTile(format: 'png' | 'webp'): Promise<Buffer> {
 /** Weather (spec 4.3): the catalog and the tiles of its keyframes, behind the API-key gate. */
 export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; directory: string }): Promise<void> {
   const archives = new ArchivePool(options.directory);
-  // Keyframe ids never change archive, but runs are removed: a publication anywhere clears this.
-  const archiveOfKeyframe = new Lru<string, string>(10_000);
-  const unwatch = await options.catalog.watch(() => archiveOfKeyframe.clear());
+  const memory = new CatalogMemory(options.catalog);
+  const unwatch = await options.catalog.watch(() => memory.changed());
   app.addHook('onRequest', options.gate.hook);
   app.addHook('onClose', async () => {
     await unwatch();
@@ -87,7 +86,7 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
     },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=60');
-      return presentCatalog(await options.catalog.latest());
+      return memory.latest();
     },
   );
 
@@ -120,13 +119,8 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
     },
     async (request, reply) => {
       const { keyframe, z, x, y, format } = request.params;
-      let file = archiveOfKeyframe.get(keyframe);
-      if (!file) {
-        const found = await options.catalog.archiveOf(keyframe);
-        if (!found) throw new NotFoundError();
-        file = found;
-        archiveOfKeyframe.set(keyframe, file);
-      }
+      const file = await memory.archiveOf(keyframe);
+      if (!file) throw new NotFoundError();
       const archive = await archives.get(file);
       if (!archive || archive.tileType !== format) throw new NotFoundError();
       if (z < archive.minZoom || z > archive.maxZoom || x >= 2 ** z || y >= 2 ** z) throw new NotFoundError();

@@ -2,7 +2,8 @@
  * PostgreSQL faults through a TCP proxy the test controls (`TcpProxy`): the database refusing
  * connections, resetting them, or frozen by a silent network partition. Keys verified recently are
  * still served; what truly needs the database answers 503 with Retry-After in the documented body,
- * promptly; `/ready` answers 503 within its time limit; a key deleted elsewhere during a partition
+ * promptly; the weather catalog and the tiles of its keyframes read before keep being served;
+ * `/ready` answers 503 within its time limit; a key deleted elsewhere during a partition
  * stops working within the revocation bound; the outage and its end are logged once each.
  */
 
@@ -21,6 +22,9 @@ import {
   type ProxyMode,
   type TestServer,
 } from '../helpers.js';
+import { buildKeyframe } from '../../src/weather/tileset.js';
+import { defaultVariables } from '../../src/weather/variables.js';
+import { globalField } from '../weather/fields.js';
 
 const skip = !onPostgres && 'needs PostgreSQL: the fault proxy sits on the TCP connection to the server, and PGlite runs in-process';
 
@@ -121,7 +125,18 @@ describe('PostgreSQL faults', () => {
         const { accountId, auth } = await newAccount(server.meridian);
         const cached = await server.meridian.keys.create(accountId, {});
         const uncached = await server.meridian.keys.create(accountId, {});
-        const gated = ['/ping', '/coordinates/transform/8.5,47.3.json?s_srs=4326&t_srs=2056', '/maps'];
+        const reference = new Date('2026-11-22T00:00:00Z');
+        const keyframe = await buildKeyframe(server.meridian.weatherDirectory, globalField(1, (_lon, lat) => lat / 2), {
+          variable: defaultVariables.find((v) => v.id === 'temperature-2m')!,
+          model: 'gfs',
+          attribution: 'GFS',
+          referenceTime: reference,
+          validTime: reference,
+          maxZoom: 0,
+          format: 'png',
+        });
+        await server.meridian.weather.publish('gfs', reference, [keyframe], 1);
+        const gated = ['/ping', '/coordinates/transform/8.5,47.3.json?s_srs=4326&t_srs=2056', '/maps', '/weather/latest.json', `/tiles/${keyframe.id}/0/0/0.png`];
         for (const path of gated) assert.equal((await get(base, `${path}${path.includes('?') ? '&' : '?'}key=${cached.token}`)).status, 200, path);
         const faultStarted = Date.now();
         for (const mode of modes) await proxy.set(mode);
