@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { createServer, openMeridian, type Meridian, type Server } from '../src/app.js';
 import { defaultConfig, type Config } from '../src/config.js';
+import { freePort, tempDir } from './scratch.js';
 
 /**
  * Which database the suite runs on: `MERIDIAN_TEST_DATABASE` is `pglite` (the default) or a
@@ -18,9 +17,7 @@ export const redisUrl = process.env.MERIDIAN_TEST_REDIS_URL ?? 'redis://127.0.0.
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? Partial<T[K]> : T[K] };
 
-export function tempDir(): string {
-  return mkdtempSync(path.join(tmpdir(), 'meridian-test-'));
-}
+export { freePort, tempDir };
 
 export function uniqueSchema(): string {
   return `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -131,14 +128,6 @@ export async function startTwoInstances(
   };
 }
 
-/** A TCP port nobody listens on at the moment. */
-export async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /**
  * How a `TcpProxy` treats traffic: `pass` forwards it; `refuse` stops listening, so new

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import Fastify from 'fastify';
 import { consoleRoutes } from '../../src/platform/console.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 
 async function appWith(root: string) {
   const app = Fastify();

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { crsInfo, operationInfo, projInfo } from '../../src/coordinates/proj.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 import { requirePeers } from '../peers.js';
 
 test('PROJ reports its version and the EPSG dataset of proj.db', () => {

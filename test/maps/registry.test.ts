@@ -7,7 +7,7 @@ import { MapRegistry } from '../../src/maps/registry.js';
 import type { VectorTile } from '../../src/render/source/source.js';
 import { ConfigError, defaultConfig, loadConfig } from '../../src/config.js';
 import type { MapsConfig } from '../../src/maps/config.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 import { collection, MemoryLog, mvtPyramid, point, writePmtiles } from '../render/source/fixtures.js';
 
 const fixture = fileURLToPath(new URL('../../../test/fixtures/maps/basic', import.meta.url));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { mapRevision } from '../../src/maps/revision.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 
 const styleOver = (url: string, sprite?: string): StyleSpecification => ({
   version: 8,

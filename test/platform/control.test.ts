@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { callControl, ControlError, controlSocketPath, startControlServer } from '../../src/platform/control.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 
 async function roundTrip(dataDir: string): Promise<void> {
   const socket = controlSocketPath(dataDir);

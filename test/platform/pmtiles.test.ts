@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { bytesToHeader } from 'pmtiles';
 import { ArchiveWriter, openArchive, writeArchive, type Tile } from '../../src/platform/pmtiles.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 
 const options = {
   tileType: 'png' as const,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { GribError, readGrib, type GribMessage } from '../../src/weather/grib2.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 import {
   example,
   filter,

@@ -7,7 +7,7 @@ import { openArchive } from '../../src/platform/pmtiles.js';
 import { bilinear, quantize, renderTile, tilePyramid, type GriddedField } from '../../src/weather/tiler.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 import { globalField } from './fields.js';
 import { pixelCentreMetres, pixelCentres, projLonLat, TILE_PIXELS as tileSize, type LonLat } from './proj.js';
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { resolveSource } from '../../../src/render/source/resolve.js';
 import type { RasterTile, VectorTile } from '../../../src/render/source/source.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { bigCache, collection, MemoryLog, mvtPyramid, point, solidImage } from './fixtures.js';
 
 const options = (baseDir: string, log = new MemoryLog()) => ({ baseDir, cache: bigCache(), log, mapName: 'map "test"' });

@@ -6,7 +6,7 @@ import type { GeoJSONSourceSpecification } from '@maplibre/maplibre-gl-style-spe
 import { GEOJSON_EXTENT, GEOJSON_LAYER, geojsonVtOptions } from '../../../src/render/source/geojson.js';
 import { resolveSource } from '../../../src/render/source/resolve.js';
 import type { VectorTile } from '../../../src/render/source/source.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { bigCache, collection, httpServer, MemoryLog, point } from './fixtures.js';
 
 const options = (baseDir = '/nowhere') => ({ baseDir, cache: bigCache(), log: new MemoryLog(), mapName: 'map "test"' });

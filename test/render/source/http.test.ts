@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { resolveSource } from '../../../src/render/source/resolve.js';
 import type { RasterTile, VectorTile } from '../../../src/render/source/source.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { bigCache, collection, httpServer, MemoryLog, mvtPyramid, point, solidImage } from './fixtures.js';
 
 const options = (log = new MemoryLog(), http = { timeoutMs: 2000, concurrency: 4 }) => ({ baseDir: '/nowhere', cache: bigCache(), log, mapName: 'map "test"', http });

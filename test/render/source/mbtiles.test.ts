@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { resolveSource } from '../../../src/render/source/resolve.js';
 import type { RasterTile, VectorTile } from '../../../src/render/source/source.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { bigCache, collection, MemoryLog, mvtPyramid, point, solidImage, writeMbtiles } from './fixtures.js';
 
 const options = (baseDir: string) => ({ baseDir, cache: bigCache(), log: new MemoryLog(), mapName: 'map "test"' });

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { decodeVector } from '../../../src/render/source/decode.js';
 import { resolveSource } from '../../../src/render/source/resolve.js';
 import type { RasterTile, VectorTile } from '../../../src/render/source/source.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { bigCache, collection, httpServer, MemoryLog, mvtPyramid, point, solidImage, writePmtiles } from './fixtures.js';
 
 const places = collection(point(-120, 40, { name: 'west' }), point(120, -40, { name: 'east' }));

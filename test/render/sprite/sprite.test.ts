@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { loadMap } from '../../../src/maps/registry.js';
 import { defaultSpriteLimits, loadSprite, spriteFiles } from '../../../src/render/sprite/sprite.js';
 import { TileCache } from '../../../src/render/source/cache.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { MemoryLog } from '../source/fixtures.js';
 import { fixturesDir } from '../suite/cases.js';
 

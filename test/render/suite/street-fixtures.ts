@@ -23,7 +23,7 @@ import { openArchive, writeArchive, type Tile } from '../../../src/platform/pmti
 import { importExtract } from '../../../src/tools/osm/import.js';
 import { OPENMAPTILES_MAPS } from '../../../src/tools/osm/openmaptiles-maps.js';
 import { project, TILE_SIZE } from '../../../src/render/view/viewport.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { fixturesDir, repoRoot } from './cases.js';
 import { KIRCHBERG, OAKLAND } from '../../peers.js';
 

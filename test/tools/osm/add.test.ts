@@ -17,7 +17,7 @@ import { MapsUsageError } from '../../../src/tools/osm/publish.js';
 import { acquireLock } from '../../../src/platform/storage/lock.js';
 import { repoRoot } from '../../render/suite/cases.js';
 import { colours, renderPng } from './street-maps.js';
-import { freePort, tempDir } from '../../helpers.js';
+import { freePort, tempDir } from '../../scratch.js';
 
 const town = path.join(repoRoot, 'test/fixtures/render/_data/town');
 const TOWN_OMT = path.join(town, 'openmaptiles.pmtiles');

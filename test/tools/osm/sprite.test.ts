@@ -3,7 +3,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { loadSprite } from '../../../src/render/sprite/sprite.js';
 import { buildStreetSprite, STYLES, styleImages } from '../../../src/tools/osm/sprite.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { readStyle } from './street-maps.js';
 
 test('the sprite holds, at 1x and @2x, every image the street styles name: maki icons as SDFs, stretchable shields', async () => {

@@ -16,7 +16,7 @@ import { renderStaticImage } from '../../../src/maps/static/static-image.js';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { buildStreetSprite, STYLES, stylesDir, type StreetStyle } from '../../../src/tools/osm/sprite.js';
 import { repoRoot } from '../../render/suite/cases.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 
 const fixtures = path.join(repoRoot, 'test/fixtures/osm');
 

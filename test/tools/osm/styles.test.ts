@@ -9,7 +9,7 @@ import { compileStyle } from '../../../src/render/style/style.js';
 import { STYLES, type StreetStyle } from '../../../src/tools/osm/sprite.js';
 import { stylePath as worldStylePath } from '../../../src/tools/world/build.js';
 import { colours, readStyle, renderPng, SAMPLES, writeStreetMaps, type Sample } from './street-maps.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 
 const worldStyle = JSON.parse(readFileSync(worldStylePath, 'utf8')) as StyleSpecification;
 const styles = Object.fromEntries(STYLES.map((name) => [name, readStyle(name)])) as Record<StreetStyle, StyleSpecification>;

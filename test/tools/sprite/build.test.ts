@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { buildSprite } from '../../../src/tools/sprite/build.js';
 import { signedDistanceField } from '../../../src/render/sprite/sdf.js';
 import { loadSprite } from '../../../src/render/sprite/sprite.js';
-import { tempDir } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 
 const square = (size: number, color: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}"><rect width="${size}" height="${size}" fill="${color}"/></svg>`;

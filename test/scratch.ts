@@ -1,0 +1,22 @@
+/**
+ * Scratch space for tests that need no Meridian: a temporary directory, a free TCP port. Kept
+ * apart from helpers.ts, which opens servers and databases, so that importing these does not make
+ * a test one that scripts/database-tests.mjs runs on both databases.
+ */
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export function tempDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'meridian-test-'));
+}
+
+/** A TCP port nobody listens on at the moment. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
