@@ -212,6 +212,10 @@ test('every field an ingest leaves unused is reported with its parameter, level,
   const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [tigge], { ...options, model: 'tigge' });
   const used = report.runs.flatMap((r) => r.keyframes.map((k) => k.variable_id)).sort();
   assert.deepEqual(used, ['temperature-2m:tigge', 'wind-10m:tigge']);
+  // The catalog gives their units as people and UDUNITS read them (variables.test.ts parses them).
+  const units = new Map((await meridian.weather.latest()).map((r) => [r.variable_id, (r.layer.metadata as { weather_variable: { unit: string } }).weather_variable.unit]));
+  assert.equal(units.get('temperature-2m:tigge'), '°C');
+  assert.equal(units.get('wind-10m:tigge'), 'm/s');
   const fields = Number(execFileSync('grib_count', [tigge], { encoding: 'utf8' }).trim());
   // One field for temperature, two for wind: every other one is in the report, once.
   assert.equal(report.skipped.length, fields - 3);
