@@ -12,12 +12,12 @@ export class CcsdsError extends Error {
   override name = 'CcsdsError';
 }
 
-/** libaec's option flags, as GRIB2 stores them in `ccsdsFlags`. */
+/**
+ * libaec's option flags, as GRIB2 stores them in `ccsdsFlags`. The others (2 and 4) set the byte
+ * layout of libaec's output samples, which does not change the stream.
+ */
 export const CcsdsFlag = {
   signed: 1,
-  /** Byte layout of the caller's samples (3 or 4 bytes, big or little-endian): no effect on the stream. */
-  threeByte: 2,
-  msb: 4,
   preprocess: 8,
   restricted: 16,
   /** Each reference sample interval starts on a byte boundary. */
@@ -50,9 +50,8 @@ for (let sum = 0, m = 0; sum < 13; sum++) {
 function toWords(stream: Uint8Array): Int32Array {
   const words = new Int32Array((stream.length >> 2) + 3);
   const whole = stream.length & ~3;
-  for (let i = 0, k = 0; k < whole; i++, k += 4) {
-    words[i] = (stream[k]! << 24) | (stream[k + 1]! << 16) | (stream[k + 2]! << 8) | stream[k + 3]!;
-  }
+  const view = new DataView(stream.buffer, stream.byteOffset, stream.length);
+  for (let i = 0, k = 0; k < whole; i++, k += 4) words[i] = view.getInt32(k);
   for (let k = whole; k < stream.length; k++) words[k >> 2]! |= stream[k]! << (24 - 8 * (k & 3));
   return words;
 }
@@ -190,7 +189,8 @@ export function decodeCcsds(stream: Uint8Array, count: number, p: CcsdsParameter
       for (let k = 1; k < length; k++) {
         const d = buffer[k]!;
         const room = x < half ? x : maxSample - x;
-        if (d <= 2 * room) x += d & 1 ? -(d + 1) / 2 : d / 2;
+        const halfD = d >>> 1;
+        if (halfD + (d & 1) <= room) x += d & 1 ? -halfD - 1 : halfD;
         else x = x < half ? d : maxSample - d;
         out[start + k] = x;
       }
