@@ -17,11 +17,12 @@ fi
 # Noto Sans CJK and Open Sans; for street maps (`meridian maps import`) tilemaker and osmium-tool,
 # GSHHG at full resolution (the sea around an extract) and the OpenStreetMap samples of
 # python-osmnx-doc that the quick start imports; libxml2-utils, whose xmllint validates the WMTS
-# capabilities against the OGC schemas in the tests. With --dev also Chromium, in which MapLibre GL JS
-# renders the reference images of the render tests and the static-map benchmark's peer.
+# capabilities against the OGC schemas in the tests; udunits-bin, whose udunits2 checks the weather
+# catalog's units. With --dev also Chromium, in which MapLibre GL JS renders the reference images
+# of the render tests and the static-map benchmark's peer.
 packages=(g++ make python3 libproj-dev proj-data proj-bin libsqlite3-dev python-grib-doc libeccodes-tools
   gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans
-  tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils)
+  tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils udunits-bin)
 [ "${1:-}" = "--dev" ] && packages+=(chromium)
 missing=()
 for package in "${packages[@]}"; do

@@ -91,7 +91,7 @@ export async function runAdmin(services: AdminServices, request: AdminRequest): 
     case 'weather.fetch': {
       const run = request.run === 'latest' ? 'latest' : runTime(request.run);
       try {
-        return (await fetchRun(services, run)) ?? { runs: [], skipped: [], note: 'the latest run is already in the catalog' };
+        return (await fetchRun(services, run)) ?? { runs: [], skipped: [], failed: [], notes: ['the latest run is already in the catalog'] };
       } catch (error) {
         if (error instanceof FetchError || error instanceof IngestError) throw new ControlError(error.message);
         throw error;

@@ -58,6 +58,12 @@ const peers = {
     package: 'gmt-gshhg-full',
     setup: 'bash scripts/setup.sh',
   },
+  udunits: {
+    programs: ['udunits2'],
+    what: "UDUNITS' udunits2, which checks that the catalog's units parse and convert as they should",
+    package: 'udunits-bin',
+    setup: 'bash scripts/setup.sh',
+  },
   xmllint: {
     programs: ['xmllint'],
     what: "libxml2's xmllint, the XML Schema validator of the WMTS capabilities",

@@ -1,6 +1,6 @@
 /**
- * Colour ramps of the weather variables, by base id (the part of `variable_id` before `:`), and
- * the display units. A variable without a ramp of its own gets a neutral ramp over its range.
+ * Colour ramps of the weather variables, by base id (the part of `variable_id` before `:`). A
+ * variable without a ramp of its own gets a neutral ramp over its range.
  */
 
 export type Stop = [value: number, color: string];
@@ -14,12 +14,6 @@ const ramps: Record<string, Stop[]> = {
   'cloud_cover-total': [[0, '#6b728000'], [20, '#6b728033'], [100, '#374151dd']],
   'radar-composite': [[-20, '#04e9e700'], [5, '#04e9e7'], [20, '#02c802'], [35, '#fdf802'], [50, '#fd0000'], [65, '#bc0000'], [80, '#f800fd']],
 };
-
-const units: Record<string, string> = { C: '°C', ms: 'm/s' };
-
-export function displayUnit(unit: string): string {
-  return units[unit] ?? unit;
-}
 
 export function rampOf(variableId: string, min: number, max: number): Stop[] {
   const base = variableId.split(':')[0]!;
@@ -75,7 +69,7 @@ export function legend(stops: Stop[], unit: string): HTMLElement {
   box.className = 'legend';
   const title = document.createElement('div');
   title.className = 'legend-unit';
-  title.textContent = displayUnit(unit);
+  title.textContent = unit;
   box.append(title, bar, ticks);
   return box;
 }

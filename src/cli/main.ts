@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, openMeridian } from '../app.js';
 import type { AdminRequest } from '../admin.js';
+import type { IngestReport } from '../weather/ingest.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { ApiError } from '../platform/errors.js';
@@ -201,7 +202,14 @@ export async function main(argv: string[]): Promise<number> {
       else process.stderr.write('Warning: a token given as an argument is visible to other users (ps) and kept in shell history; give it on standard input\n');
     }
     const request = adminRequest(command, sub, args, values);
-    print(await runAdmin(config, request));
+    const result = await runAdmin(config, request);
+    print(result);
+    // An ingest that published some files but not others has not done what was asked.
+    const failed = request.op === 'weather.ingest' ? (result as IngestReport).failed : [];
+    if (failed.length > 0) {
+      process.stderr.write(`Not ingested:\n${failed.join('\n')}\n`);
+      return 1;
+    }
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof RenderUsageError) {

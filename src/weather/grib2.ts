@@ -1,7 +1,7 @@
 /**
  * GRIB2 decoding (WMO FM 92 edition 2): sections 0-8, several messages per file and several fields
  * per message, product templates 4.0/4.1/4.8/4.11, grid templates 3.0/3.10/3.20/3.30/3.40 (the
- * geometry itself is in grid.ts), data templates 5.0, 5.2, 5.3, 5.40 (JPEG 2000) and 5.41 (PNG).
+ * geometry itself is in grid.ts), data templates 5.0, 5.2, 5.3, 5.40 (JPEG 2000), 5.41 (PNG) and 5.42 (CCSDS).
  *
  * `readGrib` validates the structure of the whole file before returning anything, so a truncated
  * or corrupt file throws a GribError and yields no message; values are decoded on demand.
@@ -10,6 +10,7 @@
  */
 import { decode as decodePng } from 'fast-png';
 import { unpackBits, unpackBitsSigned } from './bits.js';
+import { CcsdsError, decodeCcsds } from './ccsds.js';
 import { decodeJpeg2000 } from './jpeg2000.js';
 
 export class GribError extends Error {
@@ -797,7 +798,7 @@ function readEarth(data: Uint8Array, p: number): Earth {
 // Sections 5-7: data
 
 function readPacking(data: Uint8Array, p: number): Packing {
-  // Templates 5.0, 5.2, 5.3, 5.40 and 5.41 share these first fields (and the others are not decoded).
+  // Templates 5.0, 5.2, 5.3, 5.40, 5.41 and 5.42 share these first fields (and the others are not decoded).
   return {
     reference: float32(data, p + 11),
     binaryScale: int(data, p + 15, 2),
@@ -806,7 +807,7 @@ function readPacking(data: Uint8Array, p: number): Packing {
   };
 }
 
-const DATA_TEMPLATE_LENGTH: Record<number, number> = { 0: 21, 2: 47, 3: 49, 40: 23, 41: 21, 40000: 23, 40010: 21 };
+const DATA_TEMPLATE_LENGTH: Record<number, number> = { 0: 21, 2: 47, 3: 49, 40: 23, 41: 21, 42: 25, 40000: 23, 40010: 21 };
 
 /** Checks what can be checked without decoding: the template fits its section, simple packing fits section 7. */
 function checkDataSection(
@@ -842,6 +843,8 @@ function decodePacked(data: Uint8Array, template: number, section5: Section, sec
     case 41:
     case 40010:
       return scaleIntegers(imageSamples(body, count, packing, 'PNG'), count, packing);
+    case 42:
+      return scaleIntegers(ccsdsSamples(data, p5, body, count, packing), count, packing);
     default:
       throw new GribError(`unsupported data representation template 5.${template}`);
   }
@@ -1026,6 +1029,24 @@ function imageSamples(body: Uint8Array, count: number, packing: Packing, format:
   }
   if (samples.length !== count) throw new GribError(`${format} image has ${samples.length} samples, not ${count}`);
   return samples;
+}
+
+/** Template 5.42: the samples of a CCSDS (AEC) stream, whose options follow the simple-packing fields. */
+function ccsdsSamples(data: Uint8Array, p5: number, body: Uint8Array, count: number, packing: Packing): Float64Array | null {
+  // A constant field has no stream at all.
+  if (packing.bitsPerValue === 0 || count === 0) return null;
+  const parameters = {
+    bitsPerSample: packing.bitsPerValue,
+    flags: data[p5 + 21],
+    blockSize: data[p5 + 22],
+    referenceSampleInterval: uint(data, p5 + 23, 2),
+  };
+  try {
+    return decodeCcsds(body, count, parameters);
+  } catch (error) {
+    if (error instanceof CcsdsError) throw new GribError(`corrupt CCSDS stream: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 /** PNG samples of any bit depth; RGB(A) pixels are 24 and 32-bit values, channels big-endian. */

@@ -5,7 +5,7 @@ import { gridSpacing, griddedField } from './field.js';
 import { GribError, readGrib, type GribMessage } from './grib2.js';
 import { gridGeometry } from './grid.js';
 import { zoomForResolution } from './mercator.js';
-import { convert, deaccumulate, fraction, type FieldTime } from './series.js';
+import { convert, deaccumulate, fraction, perHourMaximum, type FieldTime } from './series.js';
 import type { TileFormat } from './tiler.js';
 import { sweepOrphans } from './sweep.js';
 import { buildKeyframe } from './tileset.js';
@@ -13,8 +13,10 @@ import type { FieldSelector, VariableDefinition } from './variables.js';
 
 /**
  * `meridian weather ingest`: GRIB2 files in, one published run per reference time out. Every
- * keyframe's archive is written before the run is published in one transaction; if anything
- * fails, the archives written so far are removed and nothing is published.
+ * keyframe's archive is written before the run is published in one transaction; if publishing
+ * fails, the archives written so far are removed and nothing is published. A file that cannot be
+ * read or decoded is reported with its error and the other files still publish; every field left
+ * unused is reported with its reason.
  */
 
 export interface IngestOptions {
@@ -29,7 +31,12 @@ export interface IngestOptions {
 
 export interface IngestReport {
   runs: { referenceTime: string; keyframes: { variable_id: string; timestamp: string; id: string }[] }[];
+  /** Each field (or region of a file) not used, with its parameter, level, templates and why. */
   skipped: string[];
+  /** Each file, or field, that could not be read or decoded, with the error. */
+  failed: string[];
+  /** How fields were read other than their metadata says (a rate per hour under a per-second parameter). */
+  notes: string[];
 }
 
 export class IngestError extends Error {}
@@ -48,14 +55,28 @@ function fieldTime(message: GribMessage): FieldTime {
   return statistics ? { valid: statistics.end, periodStart: message.forecastTime } : { valid: message.forecastTime, periodStart: null };
 }
 
-/** Product templates whose metadata this reader cannot interpret are passed over, not fatal. */
-function describable(message: GribMessage): boolean {
+/** Why a field cannot be used whatever the variables, or null: product templates without metadata support and ensemble perturbations. */
+function unusable(message: GribMessage): string | null {
   try {
-    void message.category;
-    return message.ensemble === null || message.ensemble.perturbation === 0;
+    const ensemble = message.ensemble;
+    return ensemble === null || ensemble.perturbation === 0 ? null : `ensemble member ${ensemble.perturbation}`;
   } catch (error) {
-    if (error instanceof GribError) return false;
+    if (error instanceof GribError) return error.message;
     throw error;
+  }
+}
+
+/** What a field is, for the report: where it is, its parameter, level and templates. */
+function describe(file: string, field: number, message: GribMessage): string {
+  const where = `${path.basename(file)} field ${field} (byte ${message.offset})`;
+  const templates = `templates 4.${message.productTemplate}, 3.${message.gridTemplate}, 5.${message.dataTemplate}`;
+  try {
+    const first = message.level.first;
+    const level = first ? `level type ${first.type}${first.value === null ? '' : ` value ${first.value}`}` : 'no level';
+    return `${where}: parameter ${message.discipline}.${message.category}.${message.number}, ${level}, ${templates}`;
+  } catch {
+    // A product template without metadata support still has its templates to show.
+    return `${where}: ${templates}`;
   }
 }
 
@@ -65,8 +86,15 @@ interface Candidate {
   messages: GribMessage[];
 }
 
-/** Per reference time, the fields each variable can be built from: the first definition with data wins. */
-function select(messages: readonly GribMessage[], variables: readonly VariableDefinition[]): Map<number, Candidate[]> {
+/**
+ * Per reference time, the fields each variable can be built from: the first definition with data
+ * wins. `reasons` receives why some of the other fields were not taken.
+ */
+function select(
+  messages: readonly GribMessage[],
+  variables: readonly VariableDefinition[],
+  reasons: Map<GribMessage, string>,
+): Map<number, Candidate[]> {
   const runs = new Map<number, Candidate[]>();
   const references = new Set(messages.map((m) => m.referenceTime.getTime()));
   for (const reference of references) {
@@ -74,16 +102,26 @@ function select(messages: readonly GribMessage[], variables: readonly VariableDe
     const chosen: Candidate[] = [];
     const taken = new Set<string>();
     for (const variable of variables) {
-      if (taken.has(variable.id)) continue;
       const [first, ...others] = variable.fields;
+      const matching = inRun.filter((m) => matches(m, first!));
+      if (taken.has(variable.id)) {
+        for (const message of matching) if (!reasons.has(message)) reasons.set(message, `${variable.id} comes from other fields in this run`);
+        continue;
+      }
       const candidates: Candidate[] = [];
-      for (const message of inRun.filter((m) => matches(m, first!))) {
+      for (const message of matching) {
         const time = fieldTime(message);
         const companions = others.map((selector) =>
           inRun.find((m) => matches(m, selector) && fieldTime(m).valid.getTime() === time.valid.getTime()),
         );
-        if (companions.some((m) => m === undefined)) continue;
-        if (candidates.some((c) => c.time.valid.getTime() === time.valid.getTime())) continue;
+        if (companions.some((m) => m === undefined)) {
+          reasons.set(message, `${variable.id} also needs ${others.map(selectorText).join(' and ')} at ${time.valid.toISOString()}`);
+          continue;
+        }
+        if (candidates.some((c) => c.time.valid.getTime() === time.valid.getTime())) {
+          reasons.set(message, `another field gives ${variable.id} at ${time.valid.toISOString()}`);
+          continue;
+        }
         candidates.push({ variable, time, messages: [message, ...(companions as GribMessage[])] });
       }
       if (candidates.length > 0) {
@@ -96,11 +134,29 @@ function select(messages: readonly GribMessage[], variables: readonly VariableDe
   return runs;
 }
 
-/** Values of each keyframe of one variable, after unit conversion and, for totals, de-accumulation. */
-function keyframeValues(candidates: Candidate[]): { candidate: Candidate; channels: Float32Array[] }[] {
-  const variable = candidates[0]!.variable;
-  const decoded = candidates.map((candidate) => {
-    const values = candidate.messages.map((m) => m.values());
+function selectorText(selector: FieldSelector): string {
+  const level = selector.level === undefined ? '' : ` value ${selector.level}`;
+  return `parameter ${selector.discipline}.${selector.category}.${selector.number} on level type ${selector.levelType}${level}`;
+}
+
+/**
+ * Values of each keyframe of one variable, after unit conversion and, for totals, de-accumulation.
+ * A rate series whose values cannot be per second is read per hour, and `notes` says so.
+ */
+function keyframeValues(
+  fields: { candidate: Candidate; values: Float32Array[] }[],
+  label: string,
+  notes: string[],
+): { candidate: Candidate; channels: Float32Array[] }[] {
+  let variable = fields[0]!.candidate.variable;
+  if (variable.time === 'rate') {
+    const maximum = perHourMaximum(fields.map((f) => f.values[0]!));
+    if (maximum !== null) {
+      variable = { ...variable, scale: variable.scale / 3600 };
+      notes.push(`${label}: ${variable.id} rates up to ${Number(maximum.toPrecision(6))} cannot be per second, as the parameter says; read per hour`);
+    }
+  }
+  const decoded = fields.map(({ candidate, values }) => {
     const channels = variable.combine === 'fraction' ? [convert(fraction(values[0]!, values[1]!), variable)] : values.map((v) => convert(v, variable));
     return { candidate, channels };
   });
@@ -116,6 +172,8 @@ function keyframeValues(candidates: Candidate[]): { candidate: Candidate; channe
 export interface PreparedIngest {
   runs: { reference: Date; keyframes: NewKeyframe[] }[];
   skipped: string[];
+  failed: string[];
+  notes: string[];
 }
 
 /** Runs the decoding half of an ingest somewhere (the weather worker pool in a server). */
@@ -129,46 +187,59 @@ export type IngestPreparer = (directory: string, files: readonly string[], optio
 export async function prepareIngest(directory: string, files: readonly string[], options: IngestOptions): Promise<PreparedIngest> {
   const messages: GribMessage[] = [];
   const skipped: string[] = [];
+  const failed: string[] = [];
+  const notes: string[] = [];
+  const labels = new Map<GribMessage, string>();
   for (const file of files) {
     let data: Uint8Array;
     try {
       data = await readFile(file);
     } catch (error) {
-      throw new IngestError(`Cannot read ${file}: ${(error as Error).message}`);
+      failed.push(`Cannot read ${file}: ${(error as Error).message}`);
+      continue;
     }
+    let grib;
     try {
-      const grib = readGrib(data);
-      for (const region of grib.skipped) skipped.push(`${path.basename(file)} at byte ${region.offset}: ${region.reason}`);
-      for (const message of grib.messages) {
-        if (describable(message)) messages.push(message);
-        else skipped.push(`${path.basename(file)} at byte ${message.offset}: product template 4.${message.productTemplate}`);
-      }
+      grib = readGrib(data);
     } catch (error) {
-      if (error instanceof GribError) throw new IngestError(`${file}: ${error.message}`);
-      throw error;
+      if (!(error instanceof GribError)) throw error;
+      failed.push(`${file}: ${error.message}`);
+      continue;
     }
+    for (const region of grib.skipped) skipped.push(`${path.basename(file)} at byte ${region.offset}: ${region.reason}`);
+    grib.messages.forEach((message, k) => {
+      const label = describe(file, k + 1, message);
+      const reason = unusable(message);
+      if (reason) skipped.push(`${label}: ${reason}`);
+      else {
+        labels.set(message, label);
+        messages.push(message);
+      }
+    });
   }
 
+  const reasons = new Map<GribMessage, string>();
+  const used = new Set<GribMessage>();
   const written: string[] = [];
   try {
     const runs: PreparedIngest['runs'] = [];
-    for (const [reference, candidates] of select(messages, options.variables)) {
+    for (const [reference, candidates] of select(messages, options.variables, reasons)) {
       const keyframes: NewKeyframe[] = [];
       const byVariable = new Map<string, Candidate[]>();
       for (const candidate of candidates) {
+        for (const message of candidate.messages) used.add(message);
         const list = byVariable.get(candidate.variable.id) ?? [];
         list.push(candidate);
         byVariable.set(candidate.variable.id, list);
       }
       for (const list of byVariable.values()) {
-        for (const { candidate, channels } of keyframeValues(list)) {
-          let geometry;
-          try {
-            geometry = gridGeometry(candidate.messages[0]!);
-          } catch (error) {
-            if (error instanceof GribError) throw new IngestError(error.message);
-            throw error;
-          }
+        const fields = list.flatMap((candidate) => {
+          const values = decode(candidate, labels, skipped, failed);
+          return values ? [{ candidate, values }] : [];
+        });
+        if (fields.length === 0) continue;
+        for (const { candidate, channels } of keyframeValues(fields, labels.get(fields[0]!.candidate.messages[0]!)!, notes)) {
+          const geometry = gridGeometry(candidate.messages[0]!);
           const spacing = gridSpacing(geometry);
           const keyframe = await buildKeyframe(directory, griddedField(geometry, channels), {
             variable: candidate.variable,
@@ -185,12 +256,48 @@ export async function prepareIngest(directory: string, files: readonly string[],
       }
       if (keyframes.length > 0) runs.push({ reference: new Date(reference), keyframes });
     }
-    if (runs.length === 0) throw new IngestError('No message of these files matches a known weather variable');
-    return { runs, skipped };
+    for (const message of messages) {
+      if (!used.has(message)) skipped.push(`${labels.get(message)}: ${reasons.get(message) ?? 'no variable reads this parameter on this level'}`);
+    }
+    if (runs.length === 0) {
+      const found = [...failed, ...skipped];
+      throw new IngestError(`No field of these files makes a keyframe. ${found.length === 0 ? 'They hold no field.' : `Found:\n${found.join('\n')}`}`);
+    }
+    return { runs, skipped, failed, notes };
   } catch (error) {
     await Promise.all(written.map((archive) => rm(path.join(directory, archive), { force: true })));
     throw error;
   }
+}
+
+/**
+ * The values of a keyframe's fields, or null when one has a grid Meridian cannot place (reported in
+ * `skipped`) or values it cannot decode (reported in `failed`); its other fields are skipped with it.
+ */
+function decode(candidate: Candidate, labels: Map<GribMessage, string>, skipped: string[], failed: string[]): Float32Array[] | null {
+  const values: Float32Array[] = [];
+  const give = (message: GribMessage, list: string[], reason: string) => {
+    list.push(`${labels.get(message)}: ${reason}`);
+    for (const other of candidate.messages) {
+      if (other !== message) skipped.push(`${labels.get(other)}: ${candidate.variable.id} cannot use its other field`);
+    }
+    return null;
+  };
+  for (const message of candidate.messages) {
+    try {
+      gridGeometry(message);
+    } catch (error) {
+      if (error instanceof GribError) return give(message, skipped, error.message);
+      throw error;
+    }
+    try {
+      values.push(message.values());
+    } catch (error) {
+      if (error instanceof GribError) return give(message, failed, error.message);
+      throw error;
+    }
+  }
+  return values;
 }
 
 /**
@@ -206,7 +313,7 @@ export async function ingestFiles(
   prepare: IngestPreparer = prepareIngest,
 ): Promise<IngestReport> {
   const prepared = await prepare(directory, files, options);
-  const report: IngestReport = { runs: [], skipped: prepared.skipped };
+  const report: IngestReport = { runs: [], skipped: prepared.skipped, failed: prepared.failed, notes: prepared.notes };
   try {
     const runs = [...prepared.runs].sort((a, b) => a.reference.getTime() - b.reference.getTime());
     for (const { reference, keyframes } of runs) {

@@ -20,6 +20,23 @@ export function convert(values: Float32Array, variable: VariableDefinition): Flo
   return out;
 }
 
+/**
+ * Above this no precipitation rate is per second (kg m-2 s-1, parameter 0.1.7's unit): 0.1 is
+ * 360 mm/h, beyond any hour of rain ever recorded, let alone a grid cell's average.
+ */
+export const MAX_RATE_PER_SECOND = 0.1;
+
+/**
+ * The largest value of a rate series when it cannot be per second, as its parameter says, so that
+ * the producer wrote it per hour (NCEP's southern Africa sample does: up to 88 under 0.1.7);
+ * null when the series is plausible per second.
+ */
+export function perHourMaximum(series: readonly Float32Array[]): number | null {
+  let maximum = -Infinity;
+  for (const values of series) for (const v of values) if (v > maximum) maximum = v;
+  return maximum > MAX_RATE_PER_SECOND ? maximum : null;
+}
+
 /** The first field scaled by the second, a percentage: the frozen part of precipitation, say. */
 export function fraction(values: Float32Array, percent: Float32Array): Float32Array {
   const out = new Float32Array(values.length);

@@ -59,7 +59,7 @@ export const defaultVariables: VariableDefinition[] = [
     id: 'temperature-2m',
     name: 'Temperature 2 m',
     description: 'Air temperature 2 m above ground',
-    unit: 'C',
+    unit: '°C',
     fields: [{ discipline: 0, category: 0, number: 0, levelType: 103, level: 2 }],
     scale: 1,
     offset: -273.15,
@@ -83,7 +83,7 @@ export const defaultVariables: VariableDefinition[] = [
     id: 'wind-10m',
     name: 'Wind 10 m',
     description: 'Wind 10 m above ground: eastward (u) in R, northward (v) in G',
-    unit: 'ms',
+    unit: 'm/s',
     fields: [
       { discipline: 0, category: 2, number: 2, levelType: 103, level: 10 },
       { discipline: 0, category: 2, number: 3, levelType: 103, level: 10 },

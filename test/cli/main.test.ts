@@ -62,6 +62,13 @@ test('weather ingest publishes a run from GRIB2 files and reports its keyframes'
   const missing = await run(['weather', 'ingest', '/nonexistent.grib2']);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Cannot read/);
+  // One unreadable file among good ones: the others publish, and the command names it and exits 1.
+  const partial = await run(['weather', 'ingest', '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2', '/nonexistent.grib2']);
+  assert.equal(partial.code, 1);
+  assert.match(partial.stderr, /^Not ingested:\nCannot read \/nonexistent\.grib2/);
+  const published = JSON.parse(partial.stdout);
+  assert.equal(published.runs[0].referenceTime, '2011-01-10T12:00:00.000Z');
+  assert.deepEqual(published.failed.length, 1);
   const noFile = await run(['weather', 'ingest']);
   assert.equal(noFile.code, 2);
 });

@@ -3,6 +3,7 @@
  * files of Debian's python-grib-doc. Both are test peers that setup installs: a test that uses them
  * calls `requireReference()` first (in a `before` hook), which fails naming the missing package.
  */
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,6 +81,24 @@ export function referenceValues(file: string, dir: string, only?: number[]): Ref
   }
   finish();
   return fields;
+}
+
+/** Values agree within half the packing precision 2^E 10^-D, plus the rounding of a float32. */
+export function assertValues(actual: Float32Array, reference: ReferenceField, label: string): void {
+  assert.equal(actual.length, reference.values.length, `${label}: number of values`);
+  const half = (2 ** reference.binaryScale * 10 ** -reference.decimalScale) / 2;
+  for (let k = 0; k < actual.length; k++) {
+    const expected = reference.values[k];
+    const value = actual[k];
+    if (Number.isNaN(expected) || Number.isNaN(value)) {
+      assert.ok(Number.isNaN(expected) && Number.isNaN(value), `${label}: value ${k} is ${value}, ecCodes ${expected}`);
+      continue;
+    }
+    const tolerance = half + Math.abs(expected) * 2 ** -23;
+    if (Math.abs(value - expected) > tolerance) {
+      assert.fail(`${label}: value ${k} is ${value}, ecCodes ${expected} (tolerance ${tolerance})`);
+    }
+  }
 }
 
 export interface ReferencePoint {

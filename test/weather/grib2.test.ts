@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { GribError, readGrib, type GribMessage } from '../../src/weather/grib2.js';
 import { tempDir } from '../scratch.js';
 import {
+  assertValues,
   example,
   filter,
   firstMessage,
@@ -15,7 +16,6 @@ import {
   requireReference,
   run,
   set,
-  type ReferenceField,
 } from './eccodes.js';
 
 let dir = '';
@@ -27,24 +27,6 @@ before(() => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const read = (file: string) => readGrib(new Uint8Array(readFileSync(file)));
-
-/** Values agree within half the packing precision 2^E 10^-D, plus the rounding of a float32. */
-function assertValues(actual: Float32Array, reference: ReferenceField, label: string): void {
-  assert.equal(actual.length, reference.values.length, `${label}: number of values`);
-  const half = (2 ** reference.binaryScale * 10 ** -reference.decimalScale) / 2;
-  for (let k = 0; k < actual.length; k++) {
-    const expected = reference.values[k];
-    const value = actual[k];
-    if (Number.isNaN(expected) || Number.isNaN(value)) {
-      assert.ok(Number.isNaN(expected) && Number.isNaN(value), `${label}: value ${k} is ${value}, ecCodes ${expected}`);
-      continue;
-    }
-    const tolerance = half + Math.abs(expected) * 2 ** -23;
-    if (Math.abs(value - expected) > tolerance) {
-      assert.fail(`${label}: value ${k} is ${value}, ecCodes ${expected} (tolerance ${tolerance})`);
-    }
-  }
-}
 
 describe('decoding against ecCodes', () => {
   for (const name of grib2Examples) {

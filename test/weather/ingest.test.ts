@@ -139,6 +139,9 @@ test('the 3-hourly southern Africa run becomes 25 precipitation keyframes in tim
     attribution: 'NCEP',
   });
   const times = report.runs[0]!.keyframes.map((k) => k.timestamp);
+  // Its precipitation rates (0.1.7) are per hour although the parameter says per second (below).
+  assert.equal(report.notes.length, 1, report.notes.join('\n'));
+  assert.match(report.notes[0]!, /^safrica\.grib2 field 3 .*: precipitation-1h rates up to 112.2 cannot be per second, as the parameter says; read per hour$/);
   assert.equal(times.length, 25);
   assert.equal(times[0], '2010-03-08T12:00:00.000Z');
   assert.equal(times[24], '2010-03-11T12:00:00.000Z');
@@ -148,29 +151,102 @@ test('the 3-hourly southern Africa run becomes 25 precipitation keyframes in tim
   ]);
 });
 
-test('a corrupt file or an unsupported grid ingests nothing and leaves no file behind', async () => {
-  const before = readdirSync(meridian.weatherDirectory).sort();
-  const catalogBefore = (await meridian.weather.latest()).map((r) => r.id).sort();
-  const corrupt = path.join(tempDir(), 'cut.grib2');
+test("safrica's precipitation rates, per hour under a per-second parameter, render as ecCodes' values in mm/h, not at the ceiling", async () => {
+  // ecCodes reads 0.1.7 (kg m-2 s-1) with values up to 88: per second that would be 316,800 mm/h.
+  const file = path.join(samples, 'safrica.grib2');
+  const [units] = execFileSync('grib_get', ['-w', 'shortName=prate,stepRange=21', '-p', 'units', file], { encoding: 'utf8' }).trim().split('\n');
+  assert.equal(units, 'kg m**-2 s**-1');
+  const text = execFileSync('grib_get_data', ['-w', 'shortName=prate,stepRange=21', '-F', '%.6g', file], { encoding: 'utf8' });
+  const values = text.trim().split('\n').slice(1).map((line) => Number(line.trim().split(/\s+/)[2]));
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const atCeiling = values.filter((v) => v >= 50).length / values.length;
+
+  const row = (await meridian.weather.latest()).find(
+    (r) => r.variable_id === 'precipitation-1h:safrica' && r.valid_time.toISOString() === '2010-03-09T09:00:00.000Z',
+  )!;
+  const { min, max } = (row.layer.metadata as { weather_variable: { decoding: { min: number; max: number } } }).weather_variable.decoding;
+  const pixels = await tilePixels(row.archive, 0, 0, 0);
+  let sum = 0;
+  let count = 0;
+  let ceiling = 0;
+  for (let k = 0; k < pixels.length; k += 4) {
+    if (pixels[k + 3] === 0) continue;
+    const value = min + (pixels[k]! / 255) * (max - min);
+    sum += value;
+    count++;
+    if (pixels[k] === 255) ceiling++;
+  }
+  // Resampling onto Web Mercator weighs points by area, so means agree within a quarter.
+  assert.ok(Math.abs(sum / count - mean) <= 0.25 * mean, `mean ${sum / count} mm/h, ecCodes ${mean}`);
+  assert.ok(ceiling / count <= atCeiling + 0.01, `${ceiling / count} of pixels at the ceiling, ecCodes ${atCeiling}`);
+});
+
+test('a file that cannot be read or decoded is named in the report and the other files still publish', async () => {
+  const dir = tempDir();
+  const corrupt = path.join(dir, 'cut.grib2');
   writeFileSync(corrupt, readFileSync(gfs).subarray(0, 100_000));
-  await assert.rejects(ingestFiles(meridian.weather, meridian.weatherDirectory, [gfs, corrupt], options), IngestError);
-  await assert.rejects(ingestFiles(meridian.weather, meridian.weatherDirectory, ['/nonexistent.grib2'], options), /Cannot read/);
+  // The surface sample's 2 m temperature as CCSDS, then with its stream zeroed after the first bytes.
+  const ccsds = path.join(dir, 'surface-ccsds.grib2');
+  execFileSync('grib_set', ['-r', '-s', 'packingType=grid_ccsds', path.join(samples, 'regular_latlon_surface.grib2'), ccsds]);
+  const damaged = path.join(dir, 'surface-damaged.grib2');
+  const bytes = readFileSync(ccsds);
+  bytes.fill(0, bytes.length - 300, bytes.length - 4);
+  writeFileSync(damaged, bytes);
+
+  const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [gfs, corrupt, '/nonexistent.grib2', damaged], options);
+  assert.deepEqual(report.runs.map((r) => r.referenceTime), ['2011-01-10T12:00:00.000Z']);
+  assert.equal(report.failed.length, 3, report.failed.join('\n'));
+  assert.match(report.failed[0]!, /cut\.grib2: truncated GRIB message/);
+  assert.match(report.failed[1]!, /Cannot read \/nonexistent\.grib2/);
+  assert.match(report.failed[2]!, /surface-damaged\.grib2 field 1 .*parameter 0\.0\.0, level type 103 value 2, templates 4\.0, 3\.0, 5\.42: corrupt CCSDS stream/);
+
+  // The intact CCSDS file publishes on its own.
+  const alone = await ingestFiles(meridian.weather, meridian.weatherDirectory, [ccsds], { ...options, model: 'ccsds' });
+  assert.deepEqual(alone.failed, []);
+  assert.deepEqual(alone.runs[0]!.keyframes.map((k) => k.variable_id), ['temperature-2m:ccsds']);
+});
+
+test('every field an ingest leaves unused is reported with its parameter, level, templates and reason', async () => {
+  // ECMWF's TIGGE sample: 25 fields, of which 2 m temperature and 10 m wind make keyframes.
+  const tigge = path.join(samples, 'ecmwf_tigge.grb');
+  const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [tigge], { ...options, model: 'tigge' });
+  const used = report.runs.flatMap((r) => r.keyframes.map((k) => k.variable_id)).sort();
+  assert.deepEqual(used, ['temperature-2m:tigge', 'wind-10m:tigge']);
+  // The catalog gives their units as people and UDUNITS read them (variables.test.ts parses them).
+  const units = new Map((await meridian.weather.latest()).map((r) => [r.variable_id, (r.layer.metadata as { weather_variable: { unit: string } }).weather_variable.unit]));
+  assert.equal(units.get('temperature-2m:tigge'), '°C');
+  assert.equal(units.get('wind-10m:tigge'), 'm/s');
+  const fields = Number(execFileSync('grib_count', [tigge], { encoding: 'utf8' }).trim());
+  // One field for temperature, two for wind: every other one is in the report, once.
+  assert.equal(report.skipped.length, fields - 3);
+  const numbers = report.skipped.map((line) => Number(/field (\d+) /.exec(line)![1]));
+  assert.equal(new Set(numbers).size, numbers.length);
+  // Mean sea-level pressure and total cloud cover, which earlier versions dropped silently.
+  assert.ok(report.skipped.includes(
+    'ecmwf_tigge.grb field 8 (byte 1911236): parameter 0.3.0, level type 101, templates 4.1, 3.40, 5.40: no variable reads this parameter on this level',
+  ), report.skipped.join('\n'));
+  assert.ok(report.skipped.some((line) => /field 22 .*parameter 0\.6\.1, level type 1, templates 4\.1, 3\.40, 5\.40: no variable reads/.test(line)));
+  // The 6-hour minimum of 2 m temperature matches the variable too, but its time is taken.
+  assert.ok(report.skipped.some((line) => /field 7 .*templates 4\.11, .*another field gives temperature-2m at 2007-05-10T00:00:00\.000Z/.test(line)));
+});
+
+test('a file with nothing usable fails listing what it found; a grid Meridian cannot place is skipped with its template', async () => {
+  const before = readdirSync(meridian.weatherDirectory).sort();
   await assert.rejects(
-    ingestFiles(meridian.weather, meridian.weatherDirectory, [path.join(samples, 'regular_latlon_surface.grib2')], {
-      ...options,
-      variables: [],
-    }),
-    /No message of these files matches/,
-  );
-  // The RAP sample's pressure lies on an NCEP local grid (3.32769): values decode, geometry does not.
-  const pressure = { ...defaultVariables[1]!, id: 'pressure-hybrid', fields: [{ discipline: 0, category: 3, number: 0, levelType: 105 }] };
-  await assert.rejects(
-    ingestFiles(meridian.weather, meridian.weatherDirectory, [gfs, path.join(samples, 'rap.wrfnat.grib2')], {
-      ...options,
-      variables: [...defaultVariables, pressure],
-    }),
-    /3\.32769/,
+    ingestFiles(meridian.weather, meridian.weatherDirectory, [path.join(samples, 'regular_latlon_surface.grib2')], { ...options, variables: [] }),
+    (error: unknown) =>
+      error instanceof IngestError &&
+      /No field of these files makes a keyframe/.test(error.message) &&
+      /regular_latlon_surface\.grib2 field 1 \(byte 0\): parameter 0\.0\.0, level type 103 value 2, templates 4\.0, 3\.0, 5\.0: no variable reads/.test(error.message),
   );
   assert.deepEqual(readdirSync(meridian.weatherDirectory).sort(), before);
-  assert.deepEqual((await meridian.weather.latest()).map((r) => r.id).sort(), catalogBefore);
+  // The RAP sample's pressure lies on an NCEP local grid (3.32769): values decode, geometry does not.
+  const pressure = { ...defaultVariables[1]!, id: 'pressure-hybrid', fields: [{ discipline: 0, category: 3, number: 0, levelType: 105 }] };
+  const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [gfs, path.join(samples, 'rap.wrfnat.grib2')], {
+    ...options,
+    variables: [...defaultVariables, pressure],
+  });
+  assert.deepEqual(report.failed, []);
+  assert.ok(report.runs.some((r) => r.keyframes.some((k) => k.variable_id === 'temperature-2m:gfs')));
+  assert.ok(report.skipped.some((line) => /^rap\.wrfnat\.grib2 field \d+ .*parameter 0\.3\.0, level type 105 value 1, templates 4\.0, 3\.32769, 5\.3: unsupported grid definition template 3\.32769$/.test(line)), report.skipped.filter((l) => l.startsWith('rap')).slice(0, 5).join('\n'));
 });

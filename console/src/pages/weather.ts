@@ -10,7 +10,7 @@ import { field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { basemapStyle, createMap } from '../map-view.js';
 import { keyframesAround, magnitude, windFrom, type Decoding, type Keyframe } from '../weather-decode.js';
-import { displayUnit, legend, rampOf } from '../weather-ramps.js';
+import { legend, rampOf } from '../weather-ramps.js';
 import { momentTiles, valueAt, type WeatherMoment } from '../weather-tiles.js';
 
 /**
@@ -94,9 +94,9 @@ export function renderWeather(main: HTMLElement): () => void {
     slider.disabled = span === 0;
     fill(
       details,
-      `${entry.keyframes.length} keyframe${entry.keyframes.length === 1 ? '' : 's'} · run of ${utc(Date.parse(v.release_timestamp))} · ${v.attribution} · encoded ${v.decoding.min}..${v.decoding.max} ${displayUnit(v.unit)}`,
+      `${entry.keyframes.length} keyframe${entry.keyframes.length === 1 ? '' : 's'} · run of ${utc(Date.parse(v.release_timestamp))} · ${v.attribution} · encoded ${v.decoding.min}..${v.decoding.max} ${v.unit}`,
     );
-    fill(legendSlot, legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${displayUnit(v.unit)} (speed)` : v.unit));
+    fill(legendSlot, legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${v.unit} (speed)` : v.unit));
     readout.textContent = 'Move the cursor over the map';
     if (map?.loaded()) showMoment();
   }
@@ -107,7 +107,7 @@ export function renderWeather(main: HTMLElement): () => void {
     const ticket = ++reading;
     const values = await valueAt(moment, lon, lat).catch(() => null);
     if (ticket !== reading) return;
-    const unit = displayUnit(entry.metadata.weather_variable.unit);
+    const unit = entry.metadata.weather_variable.unit;
     const place = `${degrees(lat)}°, ${degrees(lon)}°`;
     if (!values) readout.textContent = `${place}: no data`;
     else if (values.length === 2) readout.textContent = `${place}: ${magnitude(values).toFixed(1)} ${unit} from ${Math.round(windFrom(values[0]!, values[1]!))}°`;
