@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CcsdsError, decodeCcsds } from '../../src/weather/ccsds.js';
 import { GribError, readGrib } from '../../src/weather/grib2.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 import { assertValues, example, firstMessage, keys, referenceValues, requireReference, run, set, type ReferenceField } from './eccodes.js';
 
 let dir = '';
