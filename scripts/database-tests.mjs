@@ -1,6 +1,8 @@
 // Prints, of the compiled test files given, those whose static imports reach the database opener
 // (dist/src/platform/storage/open.js). Only these can behave differently on PGlite and on PostgreSQL,
-// so scripts/test.sh runs the others once, on the first pass. Imports are read from the compiled
+// so scripts/test.sh runs the others once, on the first pass. A file that reaches it but whose
+// header says `@oneDatabase <why>` runs once too: the database only checks its keys, and what it
+// tests (a browser's drawing, a timing under load) is the same on both. Imports are read from the compiled
 // JavaScript (`import … from './x.js'`, `export … from`, `import('./x.js')`); packages are not followed.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,4 +38,7 @@ if (!fs.existsSync(opener)) {
   console.error(`database-tests: ${opener} is missing; build first`);
   process.exit(1);
 }
-for (const file of process.argv.slice(2)) if (reachesOpener(path.resolve(file))) console.log(file);
+const oneDatabase = /^\s*\*\s*@oneDatabase\s+\S/m;
+for (const file of process.argv.slice(2)) {
+  if (reachesOpener(path.resolve(file)) && !oneDatabase.test(fs.readFileSync(file, 'utf8'))) console.log(file);
+}

@@ -5,6 +5,8 @@
  * and exports too), `/health` keeps answering. Before the coordinates pool, each page of this sweep
  * held the event loop for 50-500 ms (issue 15, item 1). Also: the PROJ time limit of a search and
  * the pool's queue limit answer 503 with `Retry-After`, and cached pages need no thread.
+ *
+ * @oneDatabase the database only checks the key; what is tested is PROJ's work off the serving thread.
  */
 
 import assert from 'node:assert/strict';

@@ -5,6 +5,8 @@
  * until every tile has loaded (Leaflet's `load`, OpenLayers' `rendercomplete`), asserts that no request
  * failed, saves a screenshot of the map under test-artifacts/raster/ and compares the map's pixels with
  * Meridian's static image of the same view (at pixel ratio 2, Leaflet's `{r}` against the static image @2x).
+ *
+ * @oneDatabase the database only checks the key; what is tested is what the browser draws.
  */
 
 import assert from 'node:assert/strict';

@@ -4,6 +4,8 @@
  * `ol/format/WMTSCapabilities`, takes the layer's options with `optionsFromCapabilities` for each
  * tile matrix set and encoding, and draws the layer: every tile request succeeds, and the picture is
  * Meridian's static image of the same view. Screenshots are saved under test-artifacts/raster/.
+ *
+ * @oneDatabase the database only checks the key; what is tested is what the browser draws.
  */
 
 import assert from 'node:assert/strict';
