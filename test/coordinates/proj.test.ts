@@ -4,7 +4,7 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { crsInfo, crsToCrs, operationInfo, projInfo } from '../../src/coordinates/proj.js';
+import { crsInfo, crsToCrs, operationInfo, ProjError, projInfo } from '../../src/coordinates/proj.js';
 import { tempDir } from '../helpers.js';
 import { requirePeers } from '../peers.js';
 import { sameRegistry } from './peer-registry.js';
@@ -49,6 +49,14 @@ test('CRS and operation lookups match projinfo on the same registry', () => {
   assert.equal(opInfo.targetCrs, 4326);
   assert.throws(() => crsInfo(999999), /Unknown CRS EPSG:999999/);
   assert.throws(() => operationInfo(999999), /Unknown operation EPSG:999999/);
+});
+
+test("PROJ's own cause of a failure reaches the caller", () => {
+  assert.throws(() => crsToCrs(4326, 2299), /Unsupported conversion method: Lambert Conic Conformal \(West Orientated\)/);
+  assert.throws(() => crsToCrs(5773, 4326), (error: Error) => error instanceof ProjError && error.message === 'PROJ found no operation from EPSG:5773 to EPSG:4326');
+  assert.throws(() => crsInfo(999999), ProjError);
+  // The engine still answers after PROJ threw.
+  assert.equal(crsInfo(2056).name, 'CH1903+ / LV95');
 });
 
 test('codes EPSG added after v10.076 are known', () => {

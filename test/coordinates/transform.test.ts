@@ -81,6 +81,11 @@ describe('operation selection', () => {
     assert.throws(() => transformPoints(cache, bern, 4326, 99999999, []), /Unknown CRS EPSG:99999999/);
     assert.throws(() => transformPoints(cache, bern, 123456789, 4326, []), /Unknown CRS EPSG:123456789/);
     assert.throws(() => transformPoints(cache, bern, 4326, 2056, [99999]), /Unknown operation EPSG:99999/);
+    // PROJ's own cause, not "Unknown CRS": the CRS exists, PROJ cannot do its projection method.
+    assert.throws(
+      () => transformPoints(cache, bern, 4326, 2299, []),
+      (error: Error) => error instanceof TransformError && /Unsupported conversion method: Lambert Conic Conformal \(West Orientated\)/.test(error.message),
+    );
   });
 
   test('points PROJ cannot transform fail the request with their positions', () => {
