@@ -209,6 +209,12 @@ export function pointBuffer(n: number): Ptr {
   return points;
 }
 
+/** The file on this machine behind a path of the module's file system (PROJ names grids by the latter). */
+export function hostPath(file: string): string {
+  const name = file.startsWith(`${DATA_DIRECTORY}/`) ? file.slice(DATA_DIRECTORY.length + 1) : null;
+  return (name !== null && sources.files.get(name)) || file;
+}
+
 /** The module's memory as doubles (a new view after the memory grows). */
 export const heap = (): Float64Array => module.HEAPF64;
 

@@ -6,6 +6,7 @@ import {
   ctx,
   double,
   heap,
+  hostPath,
   int,
   oneLineWkt,
   PJ_CATEGORY_COORDINATE_OPERATION,
@@ -226,7 +227,8 @@ function gridsOf(op: Ptr): GridUse[] {
   for (let i = 0; i < count; i++) {
     // short name, full name, package name, URL (char*); direct download, open licence, available (int).
     if (c.proj_coordoperation_get_grid_used(ctx, op, i, scratch, scratch + 4, scratch + 8, scratch + 12, scratch + 16, scratch + 20, scratch + 24)) {
-      grids.push({ name: string(0), path: string(4) || null, available: int(24) !== 0 });
+      const path = string(4);
+      grids.push({ name: string(0), path: path ? hostPath(path) : null, available: int(24) !== 0 });
     }
   }
   return grids;
