@@ -148,8 +148,8 @@ c.proj_log_func(ctx, 0, module.addFunction((_data, _level, message) => logged.pu
 /** A C string, or null for a null pointer. */
 export const text = (ptr: Ptr): string | null => (ptr ? module.UTF8ToString(ptr) : null);
 
-/** Why the current call failed: what PROJ logged, else its error code's text when it says more than "Unknown error". */
-function cause(): string | null {
+/** Why the current (or last) call failed: what PROJ logged, else its error code's text when it says more than "Unknown error". */
+export function cause(): string | null {
   if (logged.length > 0) return logged[logged.length - 1]!;
   const code = c.proj_context_errno(ctx);
   const meaning = code ? text(c.proj_context_errno_string(ctx, code)) : null;

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import {
   c,
   call,
+  cause,
   created,
   ctx,
   double,
@@ -106,6 +107,8 @@ export interface OperationInfo extends OperationSummary {
 export interface Transformer {
   /** Transforms in place, in GIS order (longitude/easting first). Failed points become NaN; returns their count. */
   transform(x: Float64Array, y: Float64Array, z: Float64Array): number;
+  /** PROJ's cause for the points the last `transform` could not do (e.g. `webmerc: Invalid latitude`), when it gave one. */
+  readonly failure: string | null;
   describe(): OperationSummary;
 }
 
@@ -260,6 +263,8 @@ function boundWith(crs: Ptr, operation: number): Ptr {
 const transformers = new FinalizationRegistry<Ptr>((pj) => c.proj_destroy(pj));
 
 class WasmTransformer implements Transformer {
+  failure: string | null = null;
+
   constructor(private readonly pj: Ptr) {
     transformers.register(this, pj);
   }
@@ -286,6 +291,7 @@ class WasmTransformer implements Transformer {
         failed++;
       }
     }
+    this.failure = failed > 0 ? cause() : null;
     return failed;
   }
 

@@ -142,7 +142,7 @@ export function transformPoints(cache: PlanCache, points: readonly XYZ[], source
   if (transformer.transform(x, y, z) > 0) {
     const failed = points.flatMap((_, i) => (Number.isNaN(x[i]) ? [i + 1] : []));
     throw new TransformError(
-      `Coordinate tuple${failed.length > 1 ? 's' : ''} ${failed.join(', ')} cannot be transformed from EPSG:${source} to EPSG:${target} (outside the area the transformation covers?)`,
+      `Coordinate tuple${failed.length > 1 ? 's' : ''} ${failed.join(', ')} cannot be transformed from EPSG:${source} to EPSG:${target}: ${transformer.failure ?? 'outside the area the transformation covers?'}`,
     );
   }
   return {
