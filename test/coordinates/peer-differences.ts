@@ -70,3 +70,31 @@ export const PEER_ON_DEBIAN_REGISTRY = new Map([
     'EPSG v13.102 defines ETRS89 to S-JTSK as a concatenated operation whose last step ends in another CRS than the concatenation; PROJ 9.1.1 refuses to build it ("The target CRS of the last step ... is not the same"), PROJ 9.9 accepts it',
   ],
 ]);
+
+/** Systems of peer.test.ts whose operations from WGS 84 differ between EPSG v10.076 and v13.102, and why. */
+const ADDED = 'not in EPSG v10.076: added since';
+export const OPERATIONS_CHANGED_SINCE_V10_076 = new Map<number, string>([
+  [5699, 'RGF93 v2b and its NGF-IGN78 geoid operation (3) are new; the best operation goes through them'],
+  [9883, 'v13.102 adds ETRS89-NOR [EUREF89] and CD Norway depth operation (4), now the most accurate'],
+  [10951, ADDED],
+  [11098, ADDED],
+  [11198, ADDED],
+  [11325, ADDED],
+  [11367, ADDED],
+  [11375, ADDED],
+  [11405, ADDED],
+  [12230, ADDED],
+]);
+
+/**
+ * Systems of peer.test.ts that Meridian refuses (400 with PROJ's message) where cs2cs 9.1.1 answers:
+ * - between dynamic reference frames PROJ 9.9 needs a coordinate epoch ("unimplemented when source
+ *   coordinate epoch is missing"), where PROJ 9.1.1 applies a null transformation;
+ * - this WebAssembly build of PROJ does not catch C++ exceptions inside PROJ: a candidate operation
+ *   that PROJ would catch and skip (here InvalidOperationEmptyIntersection, "empty intersection of
+ *   area of validity of concatenated operations") ends the whole operation search instead.
+ */
+export const ENGINE_REFUSES = new Map([
+  [8403, 'needs a coordinate epoch (ETRF2014 is a dynamic frame)'],
+  [8756, 'PROJ exception not caught in the WebAssembly build (InvalidOperationEmptyIntersection)'],
+]);
