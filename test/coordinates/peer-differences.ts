@@ -97,4 +97,20 @@ export const OPERATIONS_CHANGED_SINCE_V10_076 = new Map<number, string>([
 export const ENGINE_REFUSES = new Map([
   [8403, 'needs a coordinate epoch (ETRF2014 is a dynamic frame)'],
   [8756, 'PROJ exception not caught in the WebAssembly build (InvalidOperationEmptyIntersection)'],
+  [10288, 'PROJ exception not caught in the WebAssembly build ("Unimplemented": WGS 84 to ETRS89 (2), a time-specific Helmert, cannot be written as a PROJ string)'],
 ]);
+
+/**
+ * Methods PROJ 9.1.1 does not implement (cs2cs answers `*`) and writes into WKT1 under a made-up
+ * PROJECTION name (from the EPSG name), which PROJ 9.9 implements and refuses to write as WKT1
+ * ("Unsupported conversion method"): Meridian transforms and its WKT1 export is null. As WKT1 names.
+ */
+export const NEW_SINCE_PROJ_9_1 = new Set(['Lambert_Conic_Conformal_(1SP_variant_B)']);
+
+/**
+ * Systems reached by a "Coordinate Frame rotation full matrix" transformation (rotations too large
+ * for the small-angle formula, e.g. Bonaire to WGS 84 (1), EPSG:10769): PROJ 9.9 applies the exact
+ * rotation matrix (`+exact`), PROJ 9.1.1 does not know the method and approximates, about 1 cm off.
+ * The peer is PROJ 9.1.1's cct running projinfo's pipeline with `+exact`.
+ */
+export const FULL_MATRIX_ROTATION = new Set([10758]);
