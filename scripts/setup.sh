@@ -9,8 +9,9 @@ if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); proce
   exit 1
 fi
 
-# Debian packages: PROJ (library, EPSG registry, and cs2cs/projinfo as test peers), the compiler
-# for Meridian's native PROJ addon, real GRIB2 forecasts (python-grib-doc) and ecCodes, the
+# Debian packages: PROJ's grids (proj-data; PROJ itself and its EPSG registry come from npm
+# proj-wasm) and cs2cs/projinfo as test peers (proj-bin), a compiler for npm packages that build
+# from source when no prebuilt binary fits, real GRIB2 forecasts (python-grib-doc) and ecCodes, the
 # reference GRIB decoder the weather tests compare with, and the lakes and rivers of the default
 # map: GSHHG at crude to high resolution (gmt-gshhg-low, gmt-gshhg-high), which only GMT reads;
 # the fonts the map renderer draws text with: Noto Sans (Latin, Greek, Cyrillic, Arabic and more),
@@ -20,7 +21,7 @@ fi
 # capabilities against the OGC schemas in the tests; udunits-bin, whose udunits2 checks the weather
 # catalog's units. With --dev also Chromium, in which MapLibre GL JS renders the reference images
 # of the render tests and the static-map benchmark's peer.
-packages=(g++ make python3 libproj-dev proj-data proj-bin libsqlite3-dev python-grib-doc libeccodes-tools
+packages=(g++ make python3 proj-data proj-bin python-grib-doc libeccodes-tools
   gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans
   tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils udunits-bin)
 [ "${1:-}" = "--dev" ] && packages+=(chromium)
@@ -42,14 +43,6 @@ want=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   npm ci --no-audit --no-fund
   echo "$want" > "$stamp"
-fi
-
-# The native PROJ addon, rebuilt when its sources or Node.js change.
-addon_stamp=native/proj/build/.meridian-sha256
-addon_want=$( (cat native/proj/binding.gyp native/proj/*.cc; node --version) | sha256sum | cut -d' ' -f1)
-if [ ! -f "$addon_stamp" ] || [ "$(cat "$addon_stamp")" != "$addon_want" ]; then
-  npx node-gyp rebuild --directory native/proj
-  echo "$addon_want" > "$addon_stamp"
 fi
 
 npm run build --silent

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
+import { projInfo } from './coordinates/proj.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
@@ -182,6 +183,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   meridian.usage.start();
 
   const details = { epsg: epsgVersion() };
+  const engine = projInfo();
+  publicApp.log.info({ proj: engine.projVersion, epsg: engine.epsgVersion, registry: engine.databasePath }, 'coordinates engine ready');
   const readyTimeoutMs = config.database.readyTimeoutMs;
   await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });

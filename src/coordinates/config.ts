@@ -14,7 +14,7 @@ export const coordinatesSettings = section({
     default: Math.min(2, availableParallelism()),
     env: 'MERIDIAN_COORDINATES_WORKERS',
     shownDefault: 'min(2, CPUs)',
-    description: 'threads where PROJ computes search results not cached yet, each with its own PROJ context (10-30 MB each)',
+    description: 'threads where PROJ computes search results not cached yet, each with its own PROJ engine (about 55 MB each)',
   }),
   queue: Type.Integer({ minimum: 0, default: 32, description: 'searches that may wait for a thread before 503' }),
   timeoutMs: Type.Integer({

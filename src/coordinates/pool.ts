@@ -1,10 +1,10 @@
 /**
  * The coordinates pool (platform/worker-pool.ts): where a server has PROJ compute the data of
  * search results that no cache holds yet, so that a cold search never stalls the serving thread.
- * Each thread has its own PROJ context and nothing else of the area (not the registry index, which
- * stays on the serving thread): about 10 MB when it starts, up to about 30 MB once PROJ has cached
- * what it looked up. A thread the pool retires (idle for a minute, or stopped) leaves its PROJ
- * context behind, as the native addon never frees one: from a fraction of a MB to a few MB each.
+ * Each thread has its own PROJ engine (proj-wasm.ts: a WebAssembly instance with its copy of proj.db
+ * and its PROJ context) and nothing else of the area (not the registry index, which stays on the
+ * serving thread): about 55 MB when it starts (measured: resident size after the thread's first
+ * transformation). A thread the pool retires (idle for a minute, or stopped) frees all of it.
  *
  * One search is one task, bounded twice: the thread stops starting PROJ calls once the search has
  * used `timeoutMs` (what it computed comes back and is kept; the search answers 503), and the pool

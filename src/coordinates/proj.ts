@@ -1,17 +1,45 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import {
+  c,
+  call,
+  cause,
+  created,
+  ctx,
+  double,
+  heap,
+  hostPath,
+  int,
+  oneLineWkt,
+  PJ_CATEGORY_COORDINATE_OPERATION,
+  PJ_CATEGORY_CRS,
+  PJ_FWD,
+  PJ_PROJ_4,
+  PJ_WKT1_GDAL,
+  pointBuffer,
+  PROJ_GRID_AVAILABILITY_KNOWN_AVAILABLE,
+  PROJ_SPATIAL_CRITERION_PARTIAL_INTERSECTION,
+  ProjError,
+  registry,
+  scratch,
+  sources,
+  string,
+  text,
+} from './proj-wasm.js';
+import { ENGINE } from './proj-data.js';
+
+export { ProjError };
 
 /**
- * Typed entry points to PROJ's C API through Meridian's native addon (`native/proj`), built
- * against Debian's libproj by `npm run setup`. One function per operation, as in PROJ; each
- * thread that imports this module gets its own PROJ context.
+ * Typed entry points to PROJ: one function per operation, as in PROJ's C API, over this thread's
+ * engine (proj-wasm.ts: PROJ 9.9 in WebAssembly with its own PROJ context). What PROJ cannot do
+ * is a ProjError with PROJ's own cause.
  */
 
 export interface ProjInfo {
   projVersion: string;
+  /** The proj.db file on this machine that the engine loaded. */
   databasePath: string | null;
-  /** EPSG dataset version of proj.db, e.g. `v10.076`. */
+  /** EPSG dataset version of proj.db, e.g. `v13.102`. */
   epsgVersion: string | null;
   epsgDate: string | null;
 }
@@ -79,52 +107,344 @@ export interface OperationInfo extends OperationSummary {
 export interface Transformer {
   /** Transforms in place, in GIS order (longitude/easting first). Failed points become NaN; returns their count. */
   transform(x: Float64Array, y: Float64Array, z: Float64Array): number;
+  /** PROJ's cause for the points the last `transform` could not do (e.g. `webmerc: Invalid latitude`), when it gave one. */
+  readonly failure: string | null;
   describe(): OperationSummary;
 }
 
 /** How a CRS is turned into a BoundCRS before transforming: an operation code, PROJ's default (true), or not (false). */
 export type Binding = number | boolean;
 
-interface Addon {
-  info(): ProjInfo;
-  query(sql: string, params?: readonly (string | number | null)[]): (string | number | null)[][];
-  crs(code: string): CrsInfo;
-  operation(code: string): OperationInfo;
-  operations(source: string, target: string): OperationSummary[];
-  boundExports(crs: string, operation: string): Exports;
-  crsToCrs(source: string, target: string): Transformer;
-  fromOperation(code: string, inverse: boolean): Transformer;
-  boundCrsToCrs(source: string, target: string, sourceBinding: Binding, targetBinding: Binding): Transformer;
+type Ptr = number;
+
+/** PROJ's PJ_TYPE values (proj.h), by number. */
+const TYPE_NAMES = [
+  'unknown', 'ellipsoid', 'prime_meridian', 'geodetic_reference_frame', 'dynamic_geodetic_reference_frame',
+  'vertical_reference_frame', 'dynamic_vertical_reference_frame', 'datum_ensemble', 'unknown', 'geodetic_crs',
+  'geocentric_crs', 'geographic_crs', 'geographic_2d_crs', 'geographic_3d_crs', 'vertical_crs', 'projected_crs',
+  'compound_crs', 'temporal_crs', 'engineering_crs', 'bound_crs', 'other_crs', 'conversion', 'transformation',
+  'concatenated_operation', 'other_coordinate_operation',
+];
+const COMPOUND_CRS = 16;
+const TRANSFORMATION = 22;
+const CONCATENATED_OPERATION = 23;
+const OTHER_COORDINATE_OPERATION = 24;
+
+const typeName = (type: number) => TYPE_NAMES[type] ?? 'unknown';
+
+/** Runs `work` on a PROJ object, then frees it. */
+function using<T>(pj: Ptr, work: (pj: Ptr) => T): T {
+  try {
+    return work(pj);
+  } finally {
+    c.proj_destroy(pj);
+  }
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const addon = createRequire(import.meta.url)(path.join(root, 'native/proj/build/Release/meridian_proj.node')) as Addon;
+/** What PROJ cannot compute about an object (an unsupported method, say) is absent, not an error. */
+function optional<T>(compute: () => T): T | null {
+  try {
+    return call(compute);
+  } catch (error) {
+    if (error instanceof ProjError) return null;
+    throw error;
+  }
+}
+
+function fromDatabase(code: number, category: number, what: string): Ptr {
+  try {
+    return call(() => created(c.proj_create_from_database(ctx, 'EPSG', String(code), category, 0, 0), `Unknown ${what} EPSG:${code}`));
+  } catch (error) {
+    if (error instanceof ProjError && error.exception?.endsWith('NoSuchAuthorityCodeException')) {
+      throw new ProjError(`Unknown ${what} EPSG:${code}`, error.exception);
+    }
+    if (error instanceof ProjError) throw new ProjError(`EPSG:${code}: ${error.message}`, error.exception);
+    throw error;
+  }
+}
+
+const requireCrs = (code: number) => fromDatabase(code, PJ_CATEGORY_CRS, 'CRS');
+const requireOperation = (code: number) => fromDatabase(code, PJ_CATEGORY_COORDINATE_OPERATION, 'operation');
+
+/** The EPSG code of an object, when EPSG is its first identifier. */
+function idCode(pj: Ptr): number | null {
+  if (text(c.proj_get_id_auth_name(pj, 0)) !== 'EPSG') return null;
+  const code = text(c.proj_get_id_code(pj, 0));
+  return code === null ? null : Number(code);
+}
+
+function areaOf(pj: Ptr): { bbox: [number, number, number, number] | null; areaName: string | null } {
+  const found = c.proj_get_area_of_use(ctx, pj, scratch, scratch + 8, scratch + 16, scratch + 24, scratch + 32);
+  // PROJ reports an unknown extent as -1000.
+  const bbox: [number, number, number, number] | null = found && double(0) > -1000 ? [double(0), double(8), double(16), double(24)] : null;
+  return { bbox, areaName: found ? string(32) : null };
+}
+
+function exportsOf(pj: Ptr): Exports {
+  return {
+    proj4: optional(() => text(c.proj_as_proj_string(ctx, pj, PJ_PROJ_4, 0))),
+    wkt: optional(() => text(c.proj_as_wkt(ctx, pj, PJ_WKT1_GDAL, oneLineWkt))),
+  };
+}
+
+/** The axes of the coordinate system that carries a CRS's first axes: compound CRSs answer for their first part. */
+function axesOf(crs: Ptr): Axis[] {
+  const horizontal = c.proj_get_type(crs) === COMPOUND_CRS ? c.proj_crs_get_sub_crs(ctx, crs, 0) : crs;
+  if (!horizontal) return [];
+  try {
+    const cs = c.proj_crs_get_coordinate_system(ctx, horizontal);
+    if (!cs) return [];
+    return using(cs, () => {
+      const axes: Axis[] = [];
+      const count = c.proj_cs_get_axis_count(ctx, cs);
+      for (let i = 0; i < count; i++) {
+        // name, abbreviation, direction, factor (a double), unit name; unit authority and code not wanted.
+        if (c.proj_cs_get_axis_info(ctx, cs, i, scratch, scratch + 4, scratch + 8, scratch + 16, scratch + 24, 0, 0)) {
+          axes.push({ name: string(0), direction: string(8), unit: string(24) });
+        }
+      }
+      return axes;
+    });
+  } finally {
+    if (horizontal !== crs) c.proj_destroy(horizontal);
+  }
+}
+
+/** EPSG codes of the transformations an operation is made of (itself, or the steps of a concatenation). */
+function transformationCodes(op: Ptr): number[] {
+  const type = c.proj_get_type(op);
+  const own = idCode(op);
+  if (type === CONCATENATED_OPERATION) {
+    if (own !== null) return [own];
+    const steps = c.proj_concatoperation_get_step_count(ctx, op);
+    return Array.from({ length: steps }, (_, i) => c.proj_concatoperation_get_step(ctx, op, i)).flatMap((step) =>
+      step ? using(step, transformationCodes) : [],
+    );
+  }
+  return (type === TRANSFORMATION || type === OTHER_COORDINATE_OPERATION) && own !== null ? [own] : [];
+}
+
+function gridsOf(op: Ptr): GridUse[] {
+  const grids: GridUse[] = [];
+  const count = c.proj_coordoperation_get_grid_used_count(ctx, op);
+  for (let i = 0; i < count; i++) {
+    // short name, full name, package name, URL (char*); direct download, open licence, available (int).
+    if (c.proj_coordoperation_get_grid_used(ctx, op, i, scratch, scratch + 4, scratch + 8, scratch + 12, scratch + 16, scratch + 20, scratch + 24)) {
+      const path = string(4);
+      grids.push({ name: string(0), path: path ? hostPath(path) : null, available: int(24) !== 0 });
+    }
+  }
+  return grids;
+}
+
+function describeOperation(op: Ptr): OperationSummary {
+  const accuracy = c.proj_coordoperation_get_accuracy(ctx, op);
+  return {
+    name: text(c.proj_get_name(op)),
+    type: typeName(c.proj_get_type(op)),
+    code: idCode(op),
+    accuracy: accuracy >= 0 ? accuracy : null,
+    instantiable: c.proj_coordoperation_is_instantiable(ctx, op) !== 0,
+    ballpark: c.proj_coordoperation_has_ballpark_transformation(ctx, op) !== 0,
+    transformations: transformationCodes(op),
+    grids: gridsOf(op),
+  };
+}
+
+/** The CRS with a transformation to WGS 84 (or another hub) built in: a BoundCRS. */
+function boundWith(crs: Ptr, operation: number): Ptr {
+  return using(requireOperation(operation), (op) => {
+    const hub = created(c.proj_get_target_crs(ctx, op), `Operation EPSG:${operation} has no target CRS`);
+    return using(hub, () => created(c.proj_crs_create_bound_crs(ctx, crs, hub, op), `EPSG:${operation} cannot be built into the CRS`));
+  });
+}
+
+/** Transformers hold a PROJ object that is freed when the transformer is collected. */
+const transformers = new FinalizationRegistry<Ptr>((pj) => c.proj_destroy(pj));
+
+class WasmTransformer implements Transformer {
+  failure: string | null = null;
+
+  constructor(private readonly pj: Ptr) {
+    transformers.register(this, pj);
+  }
+
+  transform(x: Float64Array, y: Float64Array, z: Float64Array): number {
+    const n = x.length;
+    if (y.length !== n || z.length !== n) throw new Error('x, y and z must have the same length');
+    const buffer = pointBuffer(n);
+    const at = buffer / 8;
+    let memory = heap();
+    memory.set(x, at);
+    memory.set(y, at + n);
+    memory.set(z, at + 2 * n);
+    call(() => c.proj_trans_generic(this.pj, PJ_FWD, buffer, 8, n, buffer + 8 * n, 8, n, buffer + 16 * n, 8, n, 0, 0, 0));
+    memory = heap();
+    x.set(memory.subarray(at, at + n));
+    y.set(memory.subarray(at + n, at + 2 * n));
+    z.set(memory.subarray(at + 2 * n, at + 3 * n));
+    let failed = 0;
+    for (let i = 0; i < n; i++) {
+      // PROJ marks a point it cannot transform with HUGE_VAL (an infinity) in every coordinate.
+      if (!Number.isFinite(x[i]!) || !Number.isFinite(y[i]!) || !Number.isFinite(z[i]!)) {
+        x[i] = y[i] = z[i] = NaN;
+        failed++;
+      }
+    }
+    this.failure = failed > 0 ? cause() : null;
+    return failed;
+  }
+
+  describe(): OperationSummary {
+    return call(() => describeOperation(this.pj));
+  }
+}
+
+/** A transformer over `pj` (which it frees), in GIS axis order (longitude/easting first). */
+function transformer(pj: Ptr): Transformer {
+  return new WasmTransformer(using(pj, () => created(c.proj_normalize_for_visualization(ctx, pj), 'PROJ cannot order the axes for GIS')));
+}
+
+/** PROJ's choice between two CRS objects (freed here), per point, by area of use. */
+function between(source: Ptr, target: Ptr, description: string): Transformer {
+  return using(source, () =>
+    using(target, () => transformer(created(c.proj_create_crs_to_crs_from_pj(ctx, source, target, 0, 0), `PROJ found no operation ${description}`))),
+  );
+}
+
+/** Source and target turned into BoundCRSs first: with an operation to WGS 84 (a code), PROJ's default (true), or not (false). */
+function bind(crs: Ptr, how: Binding): Ptr {
+  if (how === false) return crs;
+  return using(crs, () =>
+    typeof how === 'number' ? boundWith(crs, how) : created(c.proj_crs_create_bound_crs_to_WGS84(ctx, crs, 0), 'PROJ cannot bind the CRS to WGS 84'),
+  );
+}
+
+let database: Database.Database | undefined;
 
 /** PROJ's version and the EPSG dataset of the proj.db in use. */
-export const projInfo = (): ProjInfo => addon.info();
+export const projInfo = (): ProjInfo => ({
+  projVersion: ENGINE.proj,
+  databasePath: sources.database,
+  epsgVersion: registry.epsgVersion,
+  epsgDate: registry.epsgDate,
+});
 
-/** Read-only SQL over proj.db (SQLite): rows as arrays. */
-export const queryRegistry = (sql: string, params: readonly (string | number | null)[] = []) => addon.query(sql, params);
+/**
+ * Read-only SQL over proj.db (SQLite): rows as arrays. The registry index (registry.ts) reads whole
+ * tables at once (units, coordinate systems and their axes, datums, aliases, usages), which PROJ's
+ * C API has no listing for; it reads the same file the engine loaded, with better-sqlite3.
+ */
+export function queryRegistry(sql: string, params: readonly (string | number | null)[] = []): (string | number | null)[][] {
+  database ??= new Database(sources.database, { readonly: true, fileMustExist: true });
+  return database.prepare(sql).raw(true).all(...params) as (string | number | null)[][];
+}
 
 /** An EPSG CRS; throws `Unknown CRS EPSG:<code>` when there is none. */
-export const crsInfo = (code: number): CrsInfo => addon.crs(String(code));
+export const crsInfo = (code: number): CrsInfo =>
+  call(() =>
+    using(requireCrs(code), (crs) => {
+      const axes = axesOf(crs);
+      const geodetic = optional(() => c.proj_crs_get_geodetic_crs(ctx, crs));
+      return {
+        name: text(c.proj_get_name(crs)),
+        type: typeName(c.proj_get_type(crs)),
+        deprecated: c.proj_is_deprecated(crs) !== 0,
+        ...areaOf(crs),
+        axes,
+        unit: axes[0]?.unit ?? null,
+        geodeticCrs: geodetic ? using(geodetic, idCode) : null,
+        exports: exportsOf(crs),
+      };
+    }),
+  );
 
 /** An EPSG coordinate operation; throws when there is none. */
-export const operationInfo = (code: number): OperationInfo => addon.operation(String(code));
+export const operationInfo = (code: number): OperationInfo =>
+  call(() =>
+    using(requireOperation(code), (op) => {
+      const source = optional(() => c.proj_get_source_crs(ctx, op));
+      const target = optional(() => c.proj_get_target_crs(ctx, op));
+      const inverse = optional(() => c.proj_coordoperation_create_inverse(ctx, op));
+      if (inverse) c.proj_destroy(inverse);
+      const towgs84 = optional(() => c.proj_coordoperation_get_towgs84_values(ctx, op, scratch, 7, 0)) ? Array.from({ length: 7 }, (_, i) => double(8 * i)) : null;
+      return {
+        ...describeOperation(op),
+        deprecated: c.proj_is_deprecated(op) !== 0,
+        ...areaOf(op),
+        sourceCrs: source ? using(source, idCode) : null,
+        targetCrs: target ? using(target, idCode) : null,
+        reversible: Boolean(inverse),
+        towgs84,
+      };
+    }),
+  );
 
 /** The operations PROJ considers from one CRS to another, best first. */
 export const operationsBetween = (source: number, target: number): OperationSummary[] =>
-  addon.operations(String(source), String(target));
+  call(() =>
+    using(requireCrs(source), (from) =>
+      using(requireCrs(target), (to) => {
+        const factory = c.proj_create_operation_factory_context(ctx, 0);
+        c.proj_operation_factory_context_set_spatial_criterion(ctx, factory, PROJ_SPATIAL_CRITERION_PARTIAL_INTERSECTION);
+        c.proj_operation_factory_context_set_grid_availability_use(ctx, factory, PROJ_GRID_AVAILABILITY_KNOWN_AVAILABLE);
+        const list = (() => {
+          try {
+            return c.proj_create_operations(ctx, from, to, factory);
+          } finally {
+            c.proj_operation_factory_context_destroy(factory);
+          }
+        })();
+        if (!list) return [];
+        try {
+          const count = c.proj_list_get_count(list);
+          return Array.from({ length: count }, (_, i) => c.proj_list_get(ctx, list, i)).flatMap((op) => (op ? [using(op, describeOperation)] : []));
+        } finally {
+          c.proj_list_destroy(list);
+        }
+      }),
+    ),
+  );
 
 /** Exports of a CRS with a transformation to WGS 84 built in (TOWGS84 or its grid). */
-export const boundExports = (crs: number, operation: number): Exports => addon.boundExports(String(crs), String(operation));
+export const boundExports = (crs: number, operation: number): Exports =>
+  call(() => using(requireCrs(crs), (pj) => using(boundWith(pj, operation), exportsOf)));
 
 /** PROJ's own choice between two CRSs, per point, by area of use. */
-export const crsToCrs = (source: number, target: number): Transformer => addon.crsToCrs(String(source), String(target));
+export const crsToCrs = (source: number, target: number): Transformer =>
+  call(() => {
+    const from = requireCrs(source);
+    return between(from, freedOnFailure(from, () => requireCrs(target)), `from EPSG:${source} to EPSG:${target}`);
+  });
 
 /** One registry operation, forward or inverse. */
-export const fromOperation = (code: number, inverse: boolean): Transformer => addon.fromOperation(String(code), inverse);
+export const fromOperation = (code: number, inverse: boolean): Transformer =>
+  call(() => {
+    let op = requireOperation(code);
+    if (inverse) {
+      op = using(op, () => created(c.proj_coordoperation_create_inverse(ctx, op), `Operation EPSG:${code} cannot be inverted`));
+    }
+    if (!c.proj_coordoperation_is_instantiable(ctx, op)) {
+      c.proj_destroy(op);
+      throw new ProjError(`Operation EPSG:${code} cannot run here (missing grid?)`);
+    }
+    return transformer(op);
+  });
 
 /** PROJ's choice between the two CRSs after binding each to WGS 84. */
 export const boundCrsToCrs = (source: number, target: number, sourceBinding: Binding, targetBinding: Binding): Transformer =>
-  addon.boundCrsToCrs(String(source), String(target), sourceBinding, targetBinding);
+  call(() => {
+    const from = bind(requireCrs(source), sourceBinding);
+    const to = freedOnFailure(from, () => bind(requireCrs(target), targetBinding));
+    return between(from, to, `from EPSG:${source} to EPSG:${target}`);
+  });
+
+/** `work`'s result; `pj` is freed only if `work` fails (it is still needed otherwise). */
+function freedOnFailure<T>(pj: Ptr, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    c.proj_destroy(pj);
+    throw error;
+  }
+}

@@ -5,8 +5,8 @@ import {
   crsToCrs,
   fromOperation,
   operationInfo,
+  ProjError,
   type Binding,
-  type OperationInfo,
   type Transformer,
 } from './proj.js';
 import { Lru } from '../platform/lru.js';
@@ -60,21 +60,6 @@ interface Plan {
   strategy: Strategy;
 }
 
-function crsOrError(code: number) {
-  try {
-    return crsInfo(code);
-  } catch {
-    throw new TransformError(`Unknown CRS EPSG:${code}`);
-  }
-}
-
-function operationOrError(code: number): OperationInfo {
-  try {
-    return operationInfo(code);
-  } catch {
-    throw new TransformError(`Unknown operation EPSG:${code}`);
-  }
-}
 
 /**
  * Chooses how to go from `source` to `target`. Without `ops`, PROJ's own choice per point
@@ -84,11 +69,21 @@ function operationOrError(code: number): OperationInfo {
  * else both bound to WGS 84 by PROJ's defaults (`boundcrs`).
  */
 export function plan(source: number, target: number, ops: readonly number[]): Plan {
-  const from = crsOrError(source);
-  const to = crsOrError(target);
+  try {
+    return choose(source, target, ops);
+  } catch (error) {
+    // What PROJ cannot do with the request's codes is the client's to know, in PROJ's words.
+    if (error instanceof ProjError) throw new TransformError(error.message);
+    throw error;
+  }
+}
+
+function choose(source: number, target: number, ops: readonly number[]): Plan {
+  const from = crsInfo(source);
+  const to = crsInfo(target);
   if (ops.length === 0) return { transformer: crsToCrs(source, target), strategy: 'auto' };
 
-  const operations = ops.map((code) => ({ code, info: operationOrError(code) }));
+  const operations = ops.map((code) => ({ code, info: operationInfo(code) }));
   const fromSystems = new Set([source, from.geodeticCrs]);
   const toSystems = new Set([target, to.geodeticCrs]);
   for (const { code, info } of operations) {
@@ -147,7 +142,7 @@ export function transformPoints(cache: PlanCache, points: readonly XYZ[], source
   if (transformer.transform(x, y, z) > 0) {
     const failed = points.flatMap((_, i) => (Number.isNaN(x[i]) ? [i + 1] : []));
     throw new TransformError(
-      `Coordinate tuple${failed.length > 1 ? 's' : ''} ${failed.join(', ')} cannot be transformed from EPSG:${source} to EPSG:${target} (outside the area the transformation covers?)`,
+      `Coordinate tuple${failed.length > 1 ? 's' : ''} ${failed.join(', ')} cannot be transformed from EPSG:${source} to EPSG:${target}: ${transformer.failure ?? 'outside the area the transformation covers?'}`,
     );
   }
   return {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { crsInfo, operationInfo, projInfo } from '../../src/coordinates/proj.js';
+import { crsInfo, crsToCrs, operationInfo, ProjError, projInfo } from '../../src/coordinates/proj.js';
 import { tempDir } from '../scratch.js';
 import { requirePeers } from '../peers.js';
+import { sameRegistry } from './peer-registry.js';
 
 test('PROJ reports its version and the EPSG dataset of proj.db', () => {
   const info = projInfo();
@@ -28,9 +29,9 @@ test('an operator can drop in another registry through PROJ_DATA', () => {
   assert.equal(version.trim(), 'v99.001');
 });
 
-test('CRS and operation lookups match projinfo', () => {
+test('CRS and operation lookups match projinfo on the same registry', () => {
   requirePeers('proj');
-  const crs = JSON.parse(execFileSync('projinfo', ['EPSG:2056', '-o', 'PROJJSON', '--single-line', '-q'], { encoding: 'utf8' }));
+  const crs = JSON.parse(execFileSync('projinfo', ['EPSG:2056', '-o', 'PROJJSON', '--single-line', '-q'], { encoding: 'utf8', env: sameRegistry }));
   const ours = crsInfo(2056);
   assert.equal(ours.name, crs.name);
   assert.equal(ours.areaName, crs.area);
@@ -39,13 +40,45 @@ test('CRS and operation lookups match projinfo', () => {
   assert.equal(ours.unit, 'metre');
   assert.match(ours.exports.proj4 ?? '', /\+proj=somerc .*\+type=crs/);
   assert.match(ours.exports.wkt ?? '', /^PROJCS\["CH1903\+ \/ LV95"/);
-  const op = JSON.parse(execFileSync('projinfo', ['-k', 'operation', 'EPSG:1676', '-o', 'PROJJSON', '--single-line', '-q'], { encoding: 'utf8' }));
+  const op = JSON.parse(execFileSync('projinfo', ['-k', 'operation', 'EPSG:1676', '-o', 'PROJJSON', '--single-line', '-q'], { encoding: 'utf8', env: sameRegistry }));
   const opInfo = operationInfo(1676);
   assert.equal(opInfo.name, op.name);
   assert.equal(opInfo.accuracy, Number(op.accuracy));
   assert.deepEqual(opInfo.towgs84, [674.374, 15.056, 405.346, 0, 0, 0, 0]);
   assert.equal(opInfo.sourceCrs, 4150);
   assert.equal(opInfo.targetCrs, 4326);
+  // A grid is named by the file on this machine (Debian's proj-data), found under its old name.
+  assert.deepEqual(operationInfo(15949).grids, [{ name: 'BETA2007.gsb', path: '/usr/share/proj/BETA2007.gsb', available: true }]);
   assert.throws(() => crsInfo(999999), /Unknown CRS EPSG:999999/);
   assert.throws(() => operationInfo(999999), /Unknown operation EPSG:999999/);
+});
+
+test("PROJ's own cause of a failure reaches the caller", () => {
+  assert.throws(() => crsToCrs(4326, 2299), /Unsupported conversion method: Lambert Conic Conformal \(West Orientated\)/);
+  assert.throws(() => crsToCrs(5773, 4326), (error: Error) => error instanceof ProjError && error.message === 'PROJ found no operation from EPSG:5773 to EPSG:4326');
+  assert.throws(() => crsInfo(999999), ProjError);
+  // The engine still answers after PROJ threw.
+  assert.equal(crsInfo(2056).name, 'CH1903+ / LV95');
+});
+
+test('codes EPSG added after v10.076 are known', () => {
+  requirePeers('proj');
+  const crs = JSON.parse(execFileSync('projinfo', ['EPSG:10773', '-o', 'PROJJSON', '--single-line', '-q'], { encoding: 'utf8', env: sameRegistry }));
+  assert.equal(crsInfo(10773).name, crs.name);
+  const transformer = crsToCrs(10773, 4326);
+  const [x, y, z] = [new Float64Array([15000]), new Float64Array([25000]), new Float64Array([0])];
+  assert.equal(transformer.transform(x, y, z), 0);
+  // cs2cs reads EPSG:10773 east first and writes EPSG:4326 latitude first.
+  const [lat, lon] = execFileSync('cs2cs', ['-f', '%.12f', 'EPSG:10773', 'EPSG:4326'], { input: '15000 25000 0', encoding: 'utf8', env: sameRegistry }).trim().split(/\s+/).map(Number);
+  assert.ok(Math.abs(x[0]! - lon!) <= 1e-9 && Math.abs(y[0]! - lat!) <= 1e-9, `${x[0]} ${y[0]} vs ${lon} ${lat}`);
+});
+
+test('a proj.db of another layout is refused at start-up, naming the cause', () => {
+  const module = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/coordinates/proj.js');
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', `import ${JSON.stringify(module)}`], {
+    env: { ...process.env, PROJ_DATA: '/usr/share/proj' },
+    encoding: 'utf8',
+  });
+  assert.notEqual(run.status, 0);
+  assert.match(run.stderr, /DATABASE\.LAYOUT\.VERSION|layout version/);
 });

@@ -8,6 +8,7 @@ import { QueryError } from '../../src/coordinates/query.js';
 import { loadRegistry } from '../../src/coordinates/registry.js';
 import { POPULAR_CRS, search, type SearchItem, type SearchOptions, type TransformationItem } from '../../src/coordinates/search.js';
 import { requirePeers } from '../peers.js';
+import { sameRegistry } from './peer-registry.js';
 
 const registry = loadRegistry();
 
@@ -127,7 +128,8 @@ test('bad paging is a QueryError', () => {
 });
 
 test('bboxes are [min_lon, min_lat, max_lon, max_lat], west first across the antimeridian', () => {
-  assert.deepEqual(find('code:2056').results[0]!.bbox, [5.96, 45.82, 10.49, 47.81]);
+  // EPSG v13.102's extent of CH1903+ / LV95 ("Europe - Liechtenstein and Switzerland"; v10.076 had 5.96, 45.82, 10.49, 47.81).
+  assert.deepEqual(find('code:2056').results[0]!.bbox, [5.95, 45.81, 10.5, 47.81]);
   const alaska = find('code:3338').results[0]!.bbox!;
   assert.deepEqual(alaska, [172.42, 51.3, -129.99, 71.4]);
   for (const query of ['kind:* deprecated:* alaska', 'kind:AREA,COORDOP pacific', 'kind:AREA europe', 'fiji']) {
@@ -233,13 +235,14 @@ test('hostile queries either answer or fail with a QueryError', () => {
 /** What PROJ's own projinfo says of a CRS: name, area, unit of the first axis, deprecation. */
 function projinfo(code: number) {
   requirePeers('proj');
-  const run = spawnSync('projinfo', [`EPSG:${code}`, '-o', 'PROJJSON', '--single-line'], { encoding: 'utf8' });
+  const run = spawnSync('projinfo', [`EPSG:${code}`, '-o', 'PROJJSON', '--single-line'], { encoding: 'utf8', env: sameRegistry });
   const json = JSON.parse(run.stdout.slice(run.stdout.indexOf('{')));
   const cs = json.coordinate_system ?? json.components?.[0]?.coordinate_system;
   const unit = cs?.axis?.[0]?.unit;
   return {
     name: json.name as string,
-    area: (json.area ?? null) as string | null,
+    // A CRS with several usages has its areas under `usages`; the index names the first.
+    area: (json.area ?? json.usages?.[0]?.area ?? null) as string | null,
     unit: (typeof unit === 'string' ? unit : (unit?.name ?? null)) as string | null,
     deprecated: /object is deprecated/.test(run.stdout + run.stderr),
   };
