@@ -25,6 +25,8 @@ import { UsageRecorder } from './keys/usage.js';
 import type { Config } from './config.js';
 import { controlSocketPath, startControlServer } from './platform/control.js';
 import { healthRoutes } from './platform/health.js';
+import { Metrics } from './platform/metrics.js';
+import { metricsRoute } from './platform/metrics-route.js';
 import { pingRoute } from './keys/ping.js';
 import { KeyGate } from './keys/gate.js';
 import { platformMigrations } from './platform/migrations.js';
@@ -130,6 +132,7 @@ export interface Server {
   /** Serves key management: the same instance as `public` unless `admin.port` is set. */
   admin: FastifyInstance;
   gate: KeyGate;
+  metrics: Metrics;
   /** Listens on the configured addresses; resolves to their URLs. */
   listen(): Promise<{ public: string; admin: string }>;
   close(): Promise<void>;
@@ -152,7 +155,11 @@ function createRateLimiter(settings: RateLimitSettings, prefix: string, config: 
 /** Builds the HTTP listeners of one instance over an open Meridian. */
 export async function createServer(meridian: Meridian, options: ServerOptions = {}): Promise<Server> {
   const { config, db } = meridian;
-  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas };
+  const metrics = new Metrics();
+  metrics.collectProcessMetrics();
+  metrics.watchDatabase(() => db.poolUse());
+  metrics.watchWeather(() => meridian.weather.runs());
+  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas, metrics };
   const publicApp = await createHttpApp({ ...appOptions, title: 'Meridian API' });
   const separateAdmin = config.admin.port !== null;
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;
@@ -172,6 +179,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     negativeCacheSize: config.gate.negativeCacheSize,
     // Healthy heartbeats confirm every heartbeatMs; a shorter bound would leave the cache unused.
     revocationBoundMs: Math.max(config.database.revocationBoundMs, 2 * config.database.heartbeatMs),
+    metrics,
   });
   // One line when the database stops answering and one when it answers again, not one per request.
   const stopWatchingDatabase = db.onAvailabilityChange((change) => {
@@ -189,12 +197,12 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
-  const pool = new RenderPool(config);
+  const pool = new RenderPool(config, metrics);
   await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons), maxAgeSeconds: config.maps.maxAgeSeconds });
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });
-  const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log);
+  const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log, metrics);
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(consoleRoutes);
@@ -205,6 +213,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     maxKeysPerAccount: config.management.maxKeysPerAccount,
   });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs });
+  // Metrics are for the operator: on the admin listener, or on the public one only behind a token.
+  if (separateAdmin || config.metrics.token !== null) await adminApp.register(metricsRoute, { metrics, token: config.metrics.token });
   await publicApp.ready();
   await adminApp.ready();
 
@@ -214,6 +224,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     public: publicApp,
     admin: adminApp,
     gate,
+    metrics,
     async listen() {
       const publicUrl = await publicApp.listen({ port: config.port, host: config.host });
       const adminUrl = separateAdmin

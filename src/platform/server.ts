@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import type { PlatformConfig } from './config.js';
 import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from './errors.js';
 import { loggerOptions, requestId } from './logging.js';
+import { Metrics } from './metrics.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -14,6 +15,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Requests received and not yet answered. */
     inflightRequests(): number;
+    /** The instance's metrics, shared by its listeners: route plugins record cache use through it. */
+    metrics: Metrics;
   }
 }
 
@@ -28,6 +31,8 @@ export interface HttpAppOptions {
   sharedSchemas: readonly SharedSchema[];
   /** Largest request body accepted; larger ones get 413. */
   bodyLimit?: number;
+  /** Where requests are counted; the listeners of one instance share one. */
+  metrics?: Metrics;
 }
 
 /**
@@ -90,6 +95,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     done();
   });
   app.decorate('inflightRequests', () => inflight);
+  const metrics = options.metrics ?? new Metrics();
+  app.decorate('metrics', metrics);
+  metrics.instrument(app);
 
   await app.register(swagger, {
     openapi: {
