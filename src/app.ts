@@ -31,6 +31,7 @@ import { pingRoute } from './keys/ping.js';
 import { KeyGate } from './keys/gate.js';
 import { platformMigrations } from './platform/migrations.js';
 import { consoleRoutes } from './platform/console.js';
+import { landingRoute } from './platform/landing.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
 import { scheduleFetches } from './weather/schedule.js';
@@ -206,6 +207,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(consoleRoutes);
+  await publicApp.register(landingRoute);
   await adminApp.register(keyManagementRoutes, {
     accounts: meridian.accounts,
     keys: meridian.keys,
