@@ -15,6 +15,7 @@ describe('metrics on the public listener behind metrics.token', () => {
   let server: TestServer;
   let key: string;
   let originKey: { id: string; token: string };
+  let limitedKey: { id: string; token: string };
   const logs = new LogCapture();
 
   before(async () => {
@@ -22,6 +23,8 @@ describe('metrics on the public listener behind metrics.token', () => {
       testConfig({
         logLevel: 'info',
         metrics: { token },
+        // Every key may make 10 requests in this test file: enough for all but the rate-limit test.
+        rateLimit: { requestsPerSecond: 0.001, burst: 10 },
         maps: { definitions: { square: { style: smallStyle() as never, formats: ['png'], maxzoom: 6 } } },
       }),
       { logStream: logs },
@@ -30,6 +33,8 @@ describe('metrics on the public listener behind metrics.token', () => {
     key = (await server.meridian.keys.create(accountId, {})).token;
     const restricted = await server.meridian.keys.create(accountId, { origins: ['example.com'] });
     originKey = { id: restricted.id, token: restricted.token };
+    const limited = await server.meridian.keys.create(accountId, {});
+    limitedKey = { id: limited.id, token: limited.token };
   });
   after(() => server.close());
 
@@ -121,6 +126,18 @@ describe('metrics on the public listener behind metrics.token', () => {
     const refusals = logs.lines.map((line) => JSON.parse(line) as { msg: string; refusal?: string; keyId?: string | null }).filter((line) => line.msg === 'key refused');
     assert.deepEqual(refusals.slice(-3).map((line) => [line.refusal, line.keyId]), [['missing', null], ['unknown', null], ['origin', originKey.id]]);
     assert.ok(!logs.text.includes(originKey.token) && !logs.text.includes('not-a-key-at-all'), 'no token in the log');
+  });
+
+  test('a request over the key\'s rate limit is counted and logged with the key id', async () => {
+    const before = await scrape();
+    for (let i = 0; i < 10; i++) assert.equal((await get(`/ping?key=${limitedKey.token}`)).statusCode, 200);
+    assert.equal((await get(`/ping?key=${limitedKey.token}`)).statusCode, 429);
+    const after = await scrape();
+    const series = 'meridian_rate_limited_total{limit="key"}';
+    assert.equal(sample(after, series) - sample(before, series), 1);
+    const limited = logs.lines.map((line) => JSON.parse(line) as { msg: string; rateLimit?: string; keyId?: string }).filter((line) => line.msg === 'rate limited');
+    assert.deepEqual(limited.map((line) => [line.rateLimit, line.keyId]), [['key', limitedKey.id]]);
+    assert.ok(!logs.text.includes(limitedKey.token));
   });
 });
 
