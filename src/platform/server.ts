@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -56,9 +57,17 @@ function validators(shared: readonly SharedSchema[]) {
 }
 
 /**
+ * What responses are compressed: JSON, text (HTML, CSS, the metrics), JavaScript, XML (WMTS
+ * capabilities) and protobuf (vector tiles, glyph ranges); images never, as PNG, JPEG and WebP are
+ * compressed already.
+ */
+const compressibleType = /^(?:text\/|application\/(?:json|javascript|x-protobuf|xml)(?:;|$)|application\/[\w.+-]+\+(?:json|xml)(?:;|$))/;
+
+/**
  * A Fastify instance with what every listener shares: structured logs with a request id, the
- * error body on every failure, strict validation, and an OpenAPI 3 document generated from the
- * route schemas at `/openapi.json`.
+ * error body on every failure, strict validation, compression (brotli or gzip, as the client
+ * accepts) of what is not compressed already, and an OpenAPI 3 document generated from the route
+ * schemas at `/openapi.json`.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -74,6 +83,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       if (response !== null && socket.writable) socket.end(response);
       socket.destroy();
     },
+  });
+  // Before any route: the plugin attaches itself to each route as it is declared. A response that
+  // already has a Content-Encoding (a vector tile stored gzipped) is sent as it is. Request bodies
+  // are not decompressed: they are small JSON, and a compressed body could expand past bodyLimit.
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    customTypes: (type: string) => compressibleType.test(type),
+    globalDecompression: false,
   });
   const shared: SharedSchema[] = [errorBodySchema as unknown as SharedSchema, ...options.sharedSchemas];
   for (const schema of shared) app.addSchema(schema);
