@@ -30,7 +30,7 @@ import { metricsRoute } from './platform/metrics-route.js';
 import { pingRoute } from './keys/ping.js';
 import { KeyGate } from './keys/gate.js';
 import { platformMigrations } from './platform/migrations.js';
-import { consoleRoutes } from './platform/console.js';
+import { consoleBuilt, consoleRoutes } from './platform/console.js';
 import { landingRoute } from './platform/landing.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
@@ -216,7 +216,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs });
   // Metrics are for the operator: on the admin listener, or on the public one only behind a token.
-  if (separateAdmin || config.metrics.token !== null) await adminApp.register(metricsRoute, { metrics, token: config.metrics.token });
+  const metricsServed = separateAdmin || config.metrics.token !== null;
+  if (metricsServed) await adminApp.register(metricsRoute, { metrics, token: config.metrics.token });
   await publicApp.ready();
   await adminApp.ready();
 
@@ -233,6 +234,20 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
         ? await adminApp.listen({ port: config.admin.port!, host: config.admin.host })
         : publicUrl;
       stopFetching = scheduleFetches(meridian, publicApp.log);
+      // One line that says what this instance serves, for whoever reads the log after a start.
+      const origin = config.publicUrl?.replace(/\/$/, '') ?? publicUrl;
+      publicApp.log.info(
+        {
+          console: consoleBuilt() ? `${origin}/console/` : 'not built (npm run build)',
+          admin: separateAdmin ? adminUrl : 'on the public listener',
+          metrics: !metricsServed ? 'off' : separateAdmin ? `${adminUrl}/metrics` : `${origin}/metrics (bearer token)`,
+          maps: maps.ids(),
+          weatherRuns: (await meridian.weather.runs()).map((run) => ({ model: run.model, runs: run.runs, latest: run.latestRun.toISOString() })),
+          epsg: epsgVersion(),
+          database: db.kind,
+        },
+        'Meridian is serving',
+      );
       if (db.kind === 'pglite') {
         stopControl = await startControlServer(controlSocketPath(config.dataDir), (request) =>
           meridian.admin(request as AdminRequest),
