@@ -64,7 +64,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       content: IMAGE_CONTENT,
     },
     304: { description: 'Not modified (If-None-Match)' },
-    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, or a malformed path or marker' },
+    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, a malformed path or marker (a path needs two points), or an area or image part missing a piece (the message names it: a zoom, the height, the format)' },
     404: { $ref: 'ErrorBody#', description: 'No such map' },
     414: { $ref: 'ErrorBody#', description: URI_TOO_LONG },
     503: { $ref: 'ErrorBody#', description: 'Too many renders waiting, or the render ran too long; see Retry-After' },
