@@ -195,6 +195,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
   const coordinates = new CoordinatesPool(config.coordinates);
+  metrics.watchWorkerPool('coordinates', () => coordinates.load());
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });

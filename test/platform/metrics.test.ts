@@ -68,7 +68,9 @@ describe('metrics on the public listener behind metrics.token', () => {
     ]) {
       assert.match(response.body, new RegExp(`^# TYPE ${family} `, 'm'), family);
     }
-    assert.equal(sample(response.body, 'meridian_worker_pool_tasks{pool="render",state="waiting"}'), 0);
+    for (const pool of ['render', 'coordinates']) {
+      assert.match(response.body, new RegExp(`^meridian_worker_pool_tasks\\{pool="${pool}",state="waiting"\\} 0$`, 'm'), pool);
+    }
   });
 
   test('without the token, or with another, /metrics is 401 with the error body', async () => {
