@@ -179,3 +179,17 @@ describe('where /metrics is served', () => {
     }
   });
 });
+
+test('key-management calls over the account budget are counted as rate limited', async () => {
+  const server = await startTestServer(testConfig({ admin: { port: await freePort() }, management: { requestsPerSecond: 0.001, burst: 1 } }));
+  try {
+    const { auth } = await newAccount(server.meridian);
+    const list = () => server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: auth } });
+    assert.equal((await list()).statusCode, 200);
+    assert.equal((await list()).statusCode, 429);
+    const scrape = (await server.server.admin.inject({ method: 'GET', url: '/metrics' })).body;
+    assert.equal(sample(scrape, 'meridian_rate_limited_total{limit="management"}'), 1);
+  } finally {
+    await server.close();
+  }
+});
