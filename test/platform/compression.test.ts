@@ -5,6 +5,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { encode } from 'fast-png';
+import { consoleRoutes } from '../../src/platform/console.js';
+import { createHttpApp } from '../../src/platform/server.js';
 import { collection, mvtPyramid, point, writePmtiles } from '../render/source/fixtures.js';
 import { newAccount, startTestServer, tempDir, testConfig, type TestServer } from '../helpers.js';
 
@@ -109,4 +111,26 @@ test('a compressed request body is not inflated: it is no JSON (400), so no body
   const gzipped = await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { ...headers, 'content-encoding': 'gzip' }, payload: gzipSync(JSON.stringify({ name: 'x' })) });
   assert.equal(gzipped.statusCode, 400, gzipped.body);
   assert.ok(gzipped.json().errors[0].message);
+});
+
+test("the console's page and assets are compressed as they stream from disk", async () => {
+  const root = tempDir();
+  mkdirSync(path.join(root, 'assets'));
+  const script = `export const places = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `place ${i}`))};\n`;
+  writeFileSync(path.join(root, 'index.html'), `<!doctype html><title>console</title>${'<p>padding</p>'.repeat(100)}`);
+  writeFileSync(path.join(root, 'assets/index-abc.js'), script);
+  const app = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'test', sharedSchemas: [] });
+  await app.register(consoleRoutes, { root });
+  try {
+    for (const [url, encoding] of [['/console/assets/index-abc.js', 'br'], ['/console/', 'gzip']] as const) {
+      const response = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': encoding } });
+      assert.equal(response.statusCode, 200, url);
+      assert.equal(response.headers['content-encoding'], encoding, url);
+      const plain = await app.inject({ method: 'GET', url });
+      assert.equal(decoders[encoding]!(response.rawPayload).toString('utf8'), plain.body, url);
+    }
+  } finally {
+    await app.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 });
