@@ -243,7 +243,11 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
           admin: separateAdmin ? adminUrl : 'on the public listener',
           metrics: !metricsServed ? 'off' : separateAdmin ? `${adminUrl}/metrics` : `${origin}/metrics (bearer token)`,
           maps: maps.ids(),
-          weatherRuns: (await meridian.weather.runs()).map((run) => ({ model: run.model, runs: run.runs, latest: run.latestRun.toISOString() })),
+          weatherRuns: await meridian.weather.runs().then(
+            (runs) => runs.map((run) => ({ model: run.model, runs: run.runs, latest: run.latestRun.toISOString() })),
+            // Serving goes on without the database; the outage is logged by the availability watch.
+            () => 'unknown: the database does not answer',
+          ),
           epsg: epsgVersion(),
           database: db.kind,
         },

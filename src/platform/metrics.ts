@@ -54,6 +54,8 @@ export class Metrics {
   private readonly pools = new Map<string, () => PoolLoad>();
   private database: (() => DatabasePoolUse | null) | null = null;
   private weather: (() => Promise<WeatherRuns[]>) | null = null;
+  /** The weather runs of the scrape under way. */
+  private scrapedWeather: Promise<WeatherRuns[]> | null = null;
 
   private readonly requests = new Counter({
     name: 'meridian_http_requests_total',
@@ -152,30 +154,29 @@ export class Metrics {
         for (const state of ['open', 'idle', 'waiting', 'max'] as const) this.set({ state }, use[state]);
       },
     });
-    const runs = new Gauge({ name: 'meridian_weather_runs', help: 'Runs of a model in the weather catalog', labelNames: ['model'] as const, registers: [this.registry] });
-    const lastIngest = new Gauge({
-      name: 'meridian_weather_last_ingest_age_seconds',
-      help: 'Seconds since a run of a model was last ingested',
-      labelNames: ['model'] as const,
-      registers: [this.registry],
-    });
-    // One catalog query per scrape sets the three weather gauges.
-    new Gauge({
-      name: 'meridian_weather_latest_run_age_seconds',
-      help: "Seconds since the reference time of a model's newest run in the catalog",
-      labelNames: ['model'] as const,
-      registers: [this.registry],
-      async collect() {
-        for (const gauge of [this, runs, lastIngest]) gauge.reset();
-        if (!metrics.weather) return;
-        const now = Date.now();
-        for (const model of await metrics.weather()) {
-          runs.set({ model: model.model }, model.runs);
-          this.set({ model: model.model }, (now - model.latestRun.getTime()) / 1000);
-          lastIngest.set({ model: model.model }, (now - model.lastIngest.getTime()) / 1000);
-        }
-      },
-    });
+    // The three weather gauges are read concurrently at a scrape; they share one catalog query.
+    const weatherGauge = (name: string, help: string, value: (model: WeatherRuns, now: number) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['model'] as const,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          const now = Date.now();
+          for (const model of await metrics.weatherRuns()) this.set({ model: model.model }, value(model, now));
+        },
+      });
+    weatherGauge('meridian_weather_runs', 'Runs of a model in the weather catalog', (model) => model.runs);
+    weatherGauge('meridian_weather_latest_run_age_seconds', "Seconds since the reference time of a model's newest run in the catalog", (model, now) => (now - model.latestRun.getTime()) / 1000);
+    weatherGauge('meridian_weather_last_ingest_age_seconds', 'Seconds since a run of a model was last ingested', (model, now) => (now - model.lastIngest.getTime()) / 1000);
+  }
+
+  /** The catalog's runs for this scrape: one query, shared by the gauges that read them. */
+  private weatherRuns(): Promise<WeatherRuns[]> {
+    // A scrape during a database outage still answers, without the weather gauges.
+    this.scrapedWeather ??= this.weather ? this.weather().catch(() => []) : Promise.resolve([]);
+    return this.scrapedWeather;
   }
 
   /** Node's process metrics: CPU, memory, heap, garbage collection, event-loop lag (one instance per process serves them). */
@@ -231,6 +232,7 @@ export class Metrics {
 
   /** The scrape: every metric in the Prometheus text format. */
   async scrape(): Promise<{ contentType: string; body: string }> {
+    this.scrapedWeather = null;
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }

@@ -73,6 +73,26 @@ describe('metrics on the public listener behind metrics.token', () => {
     }
   });
 
+  test('weather runs and their age come from the catalog; a scrape without the database still answers', async () => {
+    const referenceTime = new Date(Date.now() - 6 * 3600_000);
+    await server.meridian.weather.publish('gfs', referenceTime, [], 2);
+    const scrape1 = await scrape();
+    assert.equal(sample(scrape1, 'meridian_weather_runs{model="gfs"}'), 1);
+    const age = sample(scrape1, 'meridian_weather_latest_run_age_seconds{model="gfs"}');
+    assert.ok(age >= 6 * 3600 && age < 6 * 3600 + 60, String(age));
+    assert.ok(sample(scrape1, 'meridian_weather_last_ingest_age_seconds{model="gfs"}') < 60);
+    const catalog = server.meridian.weather;
+    const runs = catalog.runs;
+    catalog.runs = () => Promise.reject(new Error('the database does not answer'));
+    try {
+      const scrape2 = await scrape();
+      assert.ok(!scrape2.includes('meridian_weather_runs{'), 'no stale weather samples');
+      assert.match(scrape2, /^meridian_http_requests_total\{/m);
+    } finally {
+      catalog.runs = runs;
+    }
+  });
+
   test('without the token, or with another, /metrics is 401 with the error body', async () => {
     for (const authorization of [undefined, 'Bearer wrong-token-0123456789', `Token ${token}`, `Bearer ${token}x`]) {
       const response = await get('/metrics', authorization ? { authorization } : {});
