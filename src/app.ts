@@ -26,10 +26,13 @@ import { UsageRecorder } from './keys/usage.js';
 import type { Config } from './config.js';
 import { controlSocketPath, startControlServer } from './platform/control.js';
 import { healthRoutes } from './platform/health.js';
+import { Metrics } from './platform/metrics.js';
+import { metricsRoute } from './platform/metrics-route.js';
 import { pingRoute } from './keys/ping.js';
 import { KeyGate } from './keys/gate.js';
 import { platformMigrations } from './platform/migrations.js';
-import { consoleRoutes } from './platform/console.js';
+import { consoleBuilt, consoleRoutes } from './platform/console.js';
+import { landingRoute } from './platform/landing.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
 import { scheduleFetches } from './weather/schedule.js';
@@ -131,6 +134,7 @@ export interface Server {
   /** Serves key management: the same instance as `public` unless `admin.port` is set. */
   admin: FastifyInstance;
   gate: KeyGate;
+  metrics: Metrics;
   /** Listens on the configured addresses; resolves to their URLs. */
   listen(): Promise<{ public: string; admin: string }>;
   close(): Promise<void>;
@@ -153,7 +157,11 @@ function createRateLimiter(settings: RateLimitSettings, prefix: string, config: 
 /** Builds the HTTP listeners of one instance over an open Meridian. */
 export async function createServer(meridian: Meridian, options: ServerOptions = {}): Promise<Server> {
   const { config, db } = meridian;
-  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas };
+  const metrics = new Metrics();
+  metrics.collectProcessMetrics();
+  metrics.watchDatabase(() => db.poolUse());
+  metrics.watchWeather(() => meridian.weather.runs());
+  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas, metrics };
   const publicApp = await createHttpApp({ ...appOptions, title: 'Meridian API' });
   const separateAdmin = config.admin.port !== null;
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;
@@ -173,6 +181,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     negativeCacheSize: config.gate.negativeCacheSize,
     // Healthy heartbeats confirm every heartbeatMs; a shorter bound would leave the cache unused.
     revocationBoundMs: Math.max(config.database.revocationBoundMs, 2 * config.database.heartbeatMs),
+    metrics,
   });
   // One line when the database stops answering and one when it answers again, not one per request.
   const stopWatchingDatabase = db.onAvailabilityChange((change) => {
@@ -189,18 +198,20 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
   const coordinates = new CoordinatesPool(config.coordinates);
+  metrics.watchWorkerPool('coordinates', () => coordinates.load());
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
-  const pool = new RenderPool(config);
+  const pool = new RenderPool(config, metrics);
   await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons), maxAgeSeconds: config.maps.maxAgeSeconds });
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });
-  const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log);
+  const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log, metrics);
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(consoleRoutes);
+  await publicApp.register(landingRoute);
   await adminApp.register(keyManagementRoutes, {
     accounts: meridian.accounts,
     keys: meridian.keys,
@@ -208,6 +219,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     maxKeysPerAccount: config.management.maxKeysPerAccount,
   });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs });
+  // Metrics are for the operator: on the admin listener, or on the public one only behind a token.
+  const metricsServed = separateAdmin || config.metrics.token !== null;
+  if (metricsServed) await adminApp.register(metricsRoute, { metrics, token: config.metrics.token });
   await publicApp.ready();
   await adminApp.ready();
 
@@ -217,12 +231,31 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     public: publicApp,
     admin: adminApp,
     gate,
+    metrics,
     async listen() {
       const publicUrl = await publicApp.listen({ port: config.port, host: config.host });
       const adminUrl = separateAdmin
         ? await adminApp.listen({ port: config.admin.port!, host: config.admin.host })
         : publicUrl;
       stopFetching = scheduleFetches(meridian, publicApp.log);
+      // One line that says what this instance serves, for whoever reads the log after a start.
+      const origin = config.publicUrl?.replace(/\/$/, '') ?? publicUrl;
+      publicApp.log.info(
+        {
+          console: consoleBuilt() ? `${origin}/console/` : 'not built (npm run build)',
+          admin: separateAdmin ? adminUrl : 'on the public listener',
+          metrics: !metricsServed ? 'off' : separateAdmin ? `${adminUrl}/metrics` : `${origin}/metrics (bearer token)`,
+          maps: maps.ids(),
+          weatherRuns: await meridian.weather.runs().then(
+            (runs) => runs.map((run) => ({ model: run.model, runs: run.runs, latest: run.latestRun.toISOString() })),
+            // Serving goes on without the database; the outage is logged by the availability watch.
+            () => 'unknown: the database does not answer',
+          ),
+          epsg: epsgVersion(),
+          database: db.kind,
+        },
+        'Meridian is serving',
+      );
       if (db.kind === 'pglite') {
         stopControl = await startControlServer(controlSocketPath(config.dataDir), (request) =>
           meridian.admin(request as AdminRequest),

@@ -37,7 +37,7 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     unknownKeys: { ...base.unknownKeys, requestsPerSecond: 0 },
     ...(overrides as Partial<Config>),
   };
-  for (const section of ['admin', 'database', 'rateLimit', 'management', 'unknownKeys', 'usage', 'gate', 'weather', 'maps'] as const) {
+  for (const section of ['admin', 'metrics', 'database', 'rateLimit', 'management', 'unknownKeys', 'usage', 'gate', 'weather', 'maps'] as const) {
     if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
   }
   return config;

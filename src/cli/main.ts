@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer, openMeridian } from '../app.js';
@@ -9,6 +9,7 @@ import { callControl, ControlError, controlSocketPath } from '../platform/contro
 import { ApiError } from '../platform/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
 import { seedTiles, SeedUsageError } from './seed.js';
+import { commandsNamed, commandWords, usageOf } from './usage.js';
 import { buildWorld } from '../tools/world/build.js';
 import { buildSprite } from '../tools/sprite/build.js';
 import { importExtract } from '../tools/osm/import.js';
@@ -20,46 +21,48 @@ import { progressOn } from '../platform/progress.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 
-const usage = `Usage: meridian <command> [options]
+/** A mistake in how the command was called; `words` name the command whose usage follows it. */
+class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly words: string[] = [],
+  ) {
+    super(message);
+  }
+}
 
-Commands:
-  serve [--port 8080] [--host 127.0.0.1]     run the server
-  accounts create NAME                       create an account; prints its id and first service token
-  accounts list                              list accounts
-  accounts token ACCOUNT                     issue another service token for an account
-  accounts revoke-token < TOKEN_FILE         revoke a service token read from standard input
-  usage [--account ID] [--key ID] [--since YYYY-MM-DD]
-                                             requests per API key per day
-  weather ingest FILE... [--model gfs] [--attribution GFS]
-                                             ingest GRIB2 files as a forecast run of that model
-  weather fetch [--run latest|YYYYMMDDHH]     download a GFS run (only the needed fields) and ingest it
-  render MAP (--center LON,LAT,ZOOM | --bounds MINX,MINY,MAXX,MAXY | --auto) --size WxH[@2x]
-         [--format png|jpg|webp] [--path P]... [--markers M]... [--attribution CORNER|false]
-         [--padding F] [--language xx] -o FILE
-                                             render a static map image without a server
-  maps build-world [--out DIR]               build the default map \`world\` (Natural Earth, GSHHG) into
-                                             DIR (default the maps folder, <data>/maps)
-  maps import EXTRACT [--id ID] [--minzoom 0] [--maxzoom 14] [--store DIR]
-                                             street maps from an OpenStreetMap extract (.osm.pbf, .osm,
-                                             .osm.bz2): the maps ID, ID-light and ID-dark (default ID
-                                             from the file name), published in the maps folder
-  maps add ARCHIVE [--id ID]                 maps over tiles made elsewhere: a .pmtiles or .mbtiles file
-                                             or an https://….pmtiles URL; OpenMapTiles gets ID, ID-light
-                                             and ID-dark, Protomaps v4 ID (light), ID-dark, ID-white,
-                                             ID-grayscale and ID-black, raster tiles ID
-  maps seed MAP --bbox=W,S,E,N --zooms A-B [--tile-size 512|256] [--format png|jpg|webp] [--scale 2]
-       [--language xx]                       render the raster tiles of an area ahead of traffic into
-                                             the shared raster tile store (maps.rasterStore)
-  maps build-sprite SVG_DIR OUT_BASE         build a sprite (OUT_BASE.json/.png and @2x) from the SVG
-                                             files of SVG_DIR (name.json beside name.svg: sdf, stretchX...)
-  migrate                                    apply database migrations and exit
+/** Options every command takes. */
+const globalOptions = new Set(['data', 'config', 'help', 'version']);
 
-Options for every command:
-  --data DIR          data directory (default ./data; env MERIDIAN_DATA_DIR)
-  --config FILE       JSON config file (env MERIDIAN_CONFIG)
-DATABASE_URL selects a PostgreSQL server instead of the embedded database.`;
+/** Our one line for what node:util's parseArgs refuses, instead of its own text. */
+function parseMistake(error: Error & { code?: string }): string {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? 'an option';
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option ${option}`;
+  if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    // A value left out reads as missing at the end, and as ambiguous before another option.
+    return /argument (missing|is ambiguous)/.test(error.message) ? `${option} needs a value` : `${option} takes no value`;
+  }
+  return 'Invalid arguments';
+}
 
-class UsageError extends Error {}
+/** The version of this installation, from its package.json. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * The command named by the positionals, checked: a known command with a sub-command when it has
+ * some, and only options it takes. Throws UsageError naming the mistake.
+ */
+function checkCommand(command: string, sub: string | undefined, given: string[]): void {
+  const subs = commandWords.get(command);
+  if (subs === undefined) throw new UsageError(`Unknown command "${command}"`);
+  if (subs.length > 0 && sub === undefined) throw new UsageError(`${command} needs a command: ${subs.join(', ')}`, [command]);
+  if (subs.length > 0 && !subs.includes(sub!)) throw new UsageError(`Unknown ${command} command "${sub}"`, [command]);
+  const [named] = commandsNamed(subs.length > 0 ? [command, sub!] : [command]);
+  const refused = given.find((option) => !globalOptions.has(option) && !named!.options.includes(option));
+  if (refused !== undefined) throw new UsageError(`${named!.name} does not take --${refused}`, named!.name.split(' '));
+}
 
 /** Runs the `meridian` command; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -99,19 +102,37 @@ export async function main(argv: string[]): Promise<number> {
         'tile-size': { type: 'string' },
         scale: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     });
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage}\n`);
+    // The command's own usage when its name is among the arguments.
+    const words = argv.filter((arg) => !arg.startsWith('-'));
+    const command = words.findIndex((word) => commandWords.has(word));
+    process.stderr.write(`meridian: ${parseMistake(error as Error)}\n\n${usageOf(command < 0 ? [] : words.slice(command, command + 2))}\n`);
     return 2;
   }
   const { values, positionals } = parsed;
   const [command, sub, argument, ...more] = positionals;
+  if (values.version) {
+    process.stdout.write(`meridian ${version()}\n`);
+    return 0;
+  }
+  if (command === 'help' || (values.help && command)) {
+    const words = command === 'help' ? positionals.slice(1) : positionals;
+    if (words.length > 0 && !commandWords.has(words[0]!)) {
+      process.stderr.write(`meridian: Unknown command "${words[0]}"\n\n${usageOf([])}\n`);
+      return 2;
+    }
+    process.stdout.write(`${usageOf(words)}\n`);
+    return 0;
+  }
   if (values.help || !command) {
-    process.stdout.write(`${usage}\n`);
+    process.stdout.write(`${usageOf([])}\n`);
     return command || values.help ? 0 : 2;
   }
   try {
+    checkCommand(command, sub, Object.keys(values));
     const config = loadConfig({
       file: values.config ?? process.env.MERIDIAN_CONFIG,
       env: process.env,
@@ -119,8 +140,8 @@ export async function main(argv: string[]): Promise<number> {
     });
     if (command === 'serve') return await serve(config);
     if (command === 'render') {
-      if (!sub) throw new UsageError('render needs a MAP');
-      if (!values.size || !values.output) throw new UsageError('render needs --size WxH[@2x] and -o FILE');
+      if (!sub) throw new UsageError('render needs a MAP', ['render']);
+      if (!values.size || !values.output) throw new UsageError('render needs --size WxH[@2x] and -o FILE', ['render']);
       const bytes = await renderToFile(config, {
         map: sub,
         center: values.center,
@@ -140,12 +161,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (command === 'maps') {
       if (sub === 'build-sprite') {
-        if (!argument || more.length !== 1) throw new UsageError('maps build-sprite needs SVG_DIR and OUT_BASE');
+        if (!argument || more.length !== 1) throw new UsageError('maps build-sprite needs SVG_DIR and OUT_BASE', ['maps', 'build-sprite']);
         print(await buildSprite(path.resolve(argument), path.resolve(more[0]!)));
         return 0;
       }
       if (sub === 'import') {
-        if (!argument || more.length > 0) throw new UsageError('maps import needs one EXTRACT file');
+        if (!argument || more.length > 0) throw new UsageError('maps import needs one EXTRACT file', ['maps', 'import']);
         const zoom = (value: string) => (/^\d+$/.test(value) ? Number(value) : NaN);
         print(
           await importExtract(argument, {
@@ -160,7 +181,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       if (sub === 'seed') {
-        if (!argument || more.length > 0) throw new UsageError('maps seed needs one MAP');
+        if (!argument || more.length > 0) throw new UsageError('maps seed needs one MAP', ['maps', 'seed']);
         print(
           await seedTiles(config, {
             map: argument,
@@ -176,7 +197,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       if (sub === 'add') {
-        if (!argument || more.length > 0) throw new UsageError('maps add needs one ARCHIVE (a file or an http(s) URL)');
+        if (!argument || more.length > 0) throw new UsageError('maps add needs one ARCHIVE (a file or an http(s) URL)', ['maps', 'add']);
         print(
           await addArchive(argument, {
             mapsDir: config.maps.dir ?? path.join(config.dataDir, 'maps'),
@@ -186,7 +207,6 @@ export async function main(argv: string[]): Promise<number> {
         );
         return 0;
       }
-      if (sub !== 'build-world') throw new UsageError(`Unknown maps command "${sub ?? ''}"`);
       print(await buildWorld(path.resolve(values.out ?? config.maps.dir ?? path.join(config.dataDir, 'maps'))));
       return 0;
     }
@@ -213,7 +233,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof UsageError || error instanceof RenderUsageError) {
-      process.stderr.write(`${error.message}\n\n${usage}\n`);
+      const words = error instanceof UsageError ? error.words : ['render'];
+      process.stderr.write(`meridian: ${error.message}\n\n${usageOf(words)}\n`);
       return 2;
     }
     if (error instanceof MapsUsageError || error instanceof SeedUsageError) {
@@ -244,14 +265,13 @@ function adminRequest(
 ): AdminRequest {
   const [argument] = args;
   if (command === 'weather' && sub === 'fetch') {
-    if (values.model !== undefined && values.model !== 'gfs') throw new UsageError('weather fetch knows the model gfs only');
+    if (values.model !== undefined && values.model !== 'gfs') throw new UsageError('weather fetch knows the model gfs only', ['weather', 'fetch']);
     return { op: 'weather.fetch', run: values.run ?? 'latest' };
   }
   if (command === 'weather') {
-    if (sub !== 'ingest') throw new UsageError(`Unknown weather command "${sub ?? ''}"`);
-    if (args.length === 0) throw new UsageError('weather ingest needs at least one FILE');
+    if (args.length === 0) throw new UsageError('weather ingest needs at least one FILE', ['weather', 'ingest']);
     const model = values.model ?? 'gfs';
-    if (!/^[a-z0-9_-]{1,32}$/.test(model)) throw new UsageError('--model must be 1 to 32 of a-z, 0-9, _ and -');
+    if (!/^[a-z0-9_-]{1,32}$/.test(model)) throw new UsageError('--model must be 1 to 32 of a-z, 0-9, _ and -', ['weather', 'ingest']);
     return { op: 'weather.ingest', files: args.map((file) => path.resolve(file)), model, attribution: values.attribution ?? model.toUpperCase() };
   }
   if (command === 'usage') {
@@ -262,9 +282,8 @@ function adminRequest(
       ...(values.since ? { since: values.since } : {}),
     };
   }
-  if (command !== 'accounts') throw new UsageError(`Unknown command "${command}"`);
   const needs = (what: string) => {
-    if (!argument) throw new UsageError(`accounts ${sub} needs ${what}`);
+    if (!argument) throw new UsageError(`accounts ${sub} needs ${what}`, ['accounts', sub!]);
     return argument;
   };
   switch (sub) {

@@ -39,6 +39,11 @@ export class CoordinatesPool implements Deriver {
     return this.pool.run({ ...task, budgetMs: this.timeoutMs }, 'PROJ did not answer');
   }
 
+  /** Searches on a thread now and waiting for one (for metrics). */
+  load(): { running: number; waiting: number } {
+    return this.pool.load();
+  }
+
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -4,6 +4,7 @@ import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
 import type { UsageRecorder } from './usage.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
+import type { KeyRefusal, Metrics } from '../platform/metrics.js';
 import { clientNetwork } from '../platform/client-network.js';
 import { rateLimitedError, type RateDecision, type RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
@@ -57,6 +58,8 @@ export interface KeyGateOptions {
    * this long ago is known to have been heard (or the key was verified this recently).
    */
   revocationBoundMs: number;
+  /** Counts refusals by reason and requests over a rate limit. */
+  metrics?: Metrics;
 }
 
 /** A cached key is verified again after this long even while changes are heard: a backstop. */
@@ -138,31 +141,54 @@ export class KeyGate {
     reply.header('access-control-allow-origin', '*');
     const token = (request.query as Record<string, unknown> | undefined)?.key;
     if (typeof token !== 'string' || token.length === 0 || token.length > maxTokenLength) {
-      done(new ApiError(keyRejectedMessage, 'forbidden'));
+      done(this.refuse(request, 'missing', null));
       return;
     }
     const hashHex = hashTokenHex(token);
+    const failed = (error: Error) => {
+      if (error instanceof ApiError && error.failure === 'rate-limited') this.rateLimited(request, 'unknown-keys', null);
+      done(error);
+    };
     const found = this.lookup(hashHex, request.ip);
     if (found instanceof Promise) {
-      found.then((key) => this.admit(request, hashHex, key, done), done);
+      found.then((key) => this.admit(request, hashHex, key, done), failed);
     } else {
       this.admit(request, hashHex, found, done);
     }
   };
 
+  /**
+   * The 403 of a refused request, counted and logged with its reason and the key's id when there
+   * is one (never the token: it is a credential, and the request's own log line has it redacted).
+   */
+  private refuse(request: FastifyRequest, reason: KeyRefusal, keyId: string | null): ApiError {
+    this.options.metrics?.keyRefused(reason);
+    request.log.info({ refusal: reason, keyId }, 'key refused');
+    return new ApiError(keyRejectedMessage, 'forbidden');
+  }
+
+  private rateLimited(request: FastifyRequest, limit: 'key' | 'unknown-keys', keyId: string | null): void {
+    this.options.metrics?.rateLimited(limit);
+    request.log.info({ rateLimit: limit, keyId }, 'rate limited');
+  }
+
   private admit(request: FastifyRequest, hashHex: string, key: GateKey | null, done: (error?: Error) => void): void {
     const headers = request.headers;
-    if (
-      !key ||
-      !sameHexHash(key.tokenHashHex, hashHex) ||
-      !originAllowed(key.origins, headers.origin, headers.referer) ||
-      (key.userAgent !== null && !(headers['user-agent'] ?? '').includes(key.userAgent))
-    ) {
-      done(new ApiError(keyRejectedMessage, 'forbidden'));
+    if (!key || !sameHexHash(key.tokenHashHex, hashHex)) {
+      done(this.refuse(request, 'unknown', null));
+      return;
+    }
+    if (!originAllowed(key.origins, headers.origin, headers.referer)) {
+      done(this.refuse(request, 'origin', key.id));
+      return;
+    }
+    if (key.userAgent !== null && !(headers['user-agent'] ?? '').includes(key.userAgent)) {
+      done(this.refuse(request, 'user-agent', key.id));
       return;
     }
     const decided = (decision: RateDecision) => {
       if (!decision.allowed) {
+        this.rateLimited(request, 'key', key.id);
         done(rateLimitedError('Rate limit exceeded for this key', decision));
         return;
       }

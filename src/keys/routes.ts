@@ -81,6 +81,7 @@ export async function keyManagementRoutes(
     request.accountId = accountId;
     const decision = await limiter.take(`account:${accountId}`);
     if (!decision.allowed) {
+      app.metrics.rateLimited('management');
       throw rateLimitedError('Rate limit exceeded for key management', decision);
     }
   });

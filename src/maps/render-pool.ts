@@ -3,6 +3,7 @@
  * (platform/worker-pool.ts) so that a large render never stalls the server.
  */
 
+import type { Metrics } from '../platform/metrics.js';
 import { WorkerPool } from '../platform/worker-pool.js';
 import type { RegistrySettings } from './registry.js';
 import type { StaticImageJob } from './static/static-image.js';
@@ -12,15 +13,17 @@ import type { MetatileJob } from './raster/metatile-image.js';
 export class RenderPool {
   private readonly pool: WorkerPool<WorkerTask, Uint8Array | Uint8Array[]>;
 
-  constructor(config: RegistrySettings) {
-    this.pool = new WorkerPool({
+  constructor(config: RegistrySettings, metrics?: Metrics) {
+    this.pool = new WorkerPool<WorkerTask, Uint8Array | Uint8Array[]>({
       filename: new URL('./render-worker.js', import.meta.url),
       threads: config.maps.workers,
       queue: config.maps.queue,
       timeoutMs: config.maps.timeoutMs,
       workerData: { config: { dataDir: config.dataDir, maps: config.maps } satisfies RegistrySettings },
       tasks: 'renders',
+      ...(metrics ? { onRun: (task: WorkerTask, seconds: number) => metrics.renderTime(task.kind, seconds) } : {}),
     });
+    metrics?.watchWorkerPool('render', () => this.pool.load());
   }
 
   /** A static image of a loaded map. */

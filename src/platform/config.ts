@@ -86,7 +86,16 @@ export const platformSettings = {
   }),
   admin: section({
     host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_ADMIN_HOST', description: 'address of that listener' }),
-    port: nullableInteger({ ...port, default: null, env: 'MERIDIAN_ADMIN_PORT', description: 'move key management to a listener of its own' }),
+    port: nullableInteger({ ...port, default: null, env: 'MERIDIAN_ADMIN_PORT', description: 'move key management (and `/metrics`) to a listener of its own' }),
+  }),
+  metrics: section({
+    token: nullableString({
+      default: null,
+      pattern: '^[\\x21-\\x7e]{16,256}$',
+      env: 'MERIDIAN_METRICS_TOKEN',
+      description:
+        'bearer token `/metrics` asks for (16 to 256 printable characters): without an admin listener, `/metrics` is on the public listener only when this is set (404 otherwise); with one, it is on the admin listener, behind this token when set (see [Metrics](#metrics))',
+    }),
   }),
 };
 

@@ -31,9 +31,14 @@ const contentSecurityPolicy = [
   "form-action 'none'",
 ].join('; ');
 
+/** Whether the console was built (`npm run build`) into `root`. */
+export function consoleBuilt(root = defaultConsoleRoot): boolean {
+  return existsSync(path.join(root, 'index.html'));
+}
+
 export async function consoleRoutes(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {
   const root = options.root ?? defaultConsoleRoot;
-  if (!existsSync(path.join(root, 'index.html'))) {
+  if (!consoleBuilt(root)) {
     const notBuilt = async (_request: unknown, reply: { code(status: number): { send(body: unknown): unknown } }) =>
       reply.code(404).send(errorBody('The console is not built: run `npm run build` (it builds console/ into dist/console)'));
     app.get('/console', { schema: { hide: true } }, notBuilt);

@@ -1,3 +1,4 @@
+import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -6,6 +7,7 @@ import type { DestinationStream } from 'pino';
 import type { PlatformConfig } from './config.js';
 import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from './errors.js';
 import { loggerOptions, requestId } from './logging.js';
+import { Metrics } from './metrics.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -14,6 +16,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Requests received and not yet answered. */
     inflightRequests(): number;
+    /** The instance's metrics, shared by its listeners: route plugins record cache use through it. */
+    metrics: Metrics;
   }
 }
 
@@ -28,6 +32,8 @@ export interface HttpAppOptions {
   sharedSchemas: readonly SharedSchema[];
   /** Largest request body accepted; larger ones get 413. */
   bodyLimit?: number;
+  /** Where requests are counted; the listeners of one instance share one. */
+  metrics?: Metrics;
 }
 
 /**
@@ -51,9 +57,17 @@ function validators(shared: readonly SharedSchema[]) {
 }
 
 /**
+ * What responses are compressed: JSON, text (HTML, CSS, the metrics), JavaScript, XML (WMTS
+ * capabilities) and protobuf (vector tiles, glyph ranges); images never, as PNG, JPEG and WebP are
+ * compressed already.
+ */
+const compressibleType = /^(?:text\/|application\/(?:json|javascript|x-protobuf|xml)(?:;|$)|application\/[\w.+-]+\+(?:json|xml)(?:;|$))/;
+
+/**
  * A Fastify instance with what every listener shares: structured logs with a request id, the
- * error body on every failure, strict validation, and an OpenAPI 3 document generated from the
- * route schemas at `/openapi.json`.
+ * error body on every failure, strict validation, compression (brotli or gzip, as the client
+ * accepts) of what is not compressed already, and an OpenAPI 3 document generated from the route
+ * schemas at `/openapi.json`.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -69,6 +83,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       if (response !== null && socket.writable) socket.end(response);
       socket.destroy();
     },
+  });
+  // Before any route: the plugin attaches itself to each route as it is declared. A response that
+  // already has a Content-Encoding (a vector tile stored gzipped) is sent as it is. Request bodies
+  // are not decompressed: they are small JSON, and a compressed body could expand past bodyLimit.
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    customTypes: (type: string) => compressibleType.test(type),
+    globalDecompression: false,
   });
   const shared: SharedSchema[] = [errorBodySchema as unknown as SharedSchema, ...options.sharedSchemas];
   for (const schema of shared) app.addSchema(schema);
@@ -90,6 +112,9 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     done();
   });
   app.decorate('inflightRequests', () => inflight);
+  const metrics = options.metrics ?? new Metrics();
+  app.decorate('metrics', metrics);
+  metrics.instrument(app);
 
   await app.register(swagger, {
     openapi: {

@@ -10,7 +10,7 @@
 import { Piscina } from 'piscina';
 import { ApiError } from './errors.js';
 
-export interface WorkerPoolOptions {
+export interface WorkerPoolOptions<Task = unknown> {
   /** The worker module: its default export runs one task. */
   filename: URL;
   threads: number;
@@ -21,6 +21,8 @@ export interface WorkerPoolOptions {
   workerData?: unknown;
   /** Names the work in the 503 messages: "Too many renders waiting". */
   tasks: string;
+  /** Hears of every task that finished on a thread, with its time there. */
+  onRun?: (task: Task, seconds: number) => void;
 }
 
 const retryAfterSeconds = '1';
@@ -34,7 +36,7 @@ export class WorkerPool<Task, Result> {
   private readonly recentRunMs: number[] = [];
   readonly timeoutMs: number;
 
-  constructor(private readonly options: WorkerPoolOptions) {
+  constructor(private readonly options: WorkerPoolOptions<Task>) {
     this.timeoutMs = options.timeoutMs;
     this.pool = new Piscina({
       filename: options.filename.href,
@@ -60,7 +62,9 @@ export class WorkerPool<Task, Result> {
     const started = performance.now();
     try {
       const result = await this.pool.run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
-      this.remember(performance.now() - started);
+      const ms = performance.now() - started;
+      this.remember(ms);
+      this.options.onRun?.(task, ms / 1000);
       return result;
     } catch (error) {
       if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
@@ -72,6 +76,11 @@ export class WorkerPool<Task, Result> {
       this.running--;
       this.waiting.shift()?.();
     }
+  }
+
+  /** Tasks on a thread now, and tasks admitted and waiting for one. */
+  load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
   }
 
   close(): Promise<void> {

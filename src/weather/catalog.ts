@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { WeatherRuns } from '../platform/metrics.js';
 import type { Database } from '../platform/storage/database.js';
 import type { Migration } from '../platform/storage/migrate.js';
 
@@ -118,6 +119,14 @@ export class WeatherCatalog {
        )
        ORDER BY k.variable_id, k.valid_time`,
     );
+  }
+
+  /** Per model: its runs, the newest one's reference time and when one was last ingested (for metrics). */
+  async runs(): Promise<WeatherRuns[]> {
+    const rows = await this.db.query<{ model: string; runs: number; latest_run: Date; last_ingest: Date }>(
+      'SELECT model, count(*)::int AS runs, max(reference_time) AS latest_run, max(ingested) AS last_ingest FROM weather_runs GROUP BY model ORDER BY model',
+    );
+    return rows.map((row) => ({ model: row.model, runs: row.runs, latestRun: new Date(row.latest_run), lastIngest: new Date(row.last_ingest) }));
   }
 
   /** Reference time of the newest run of a model, or null when it has none. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -169,4 +169,46 @@ test('maps import: a street map from an OSM sample with plain progress lines off
   const badZoom = await run(['maps', 'import', KIRCHBERG, '--maxzoom', 'x']);
   assert.equal(badZoom.code, 2);
   assert.match(badZoom.stderr, /--maxzoom must be an integer from 0 to 14/);
+});
+
+test('help, COMMAND --help and --version say what the command does, with examples', async () => {
+  const help = await run(['help']);
+  assert.equal(help.code, 0, help.stderr);
+  for (const command of ['serve', 'accounts create', 'usage', 'weather ingest', 'weather fetch', 'render', 'maps build-world', 'maps import', 'maps add', 'maps seed', 'maps build-sprite', 'migrate']) {
+    assert.ok(help.stdout.includes(`\n  ${command}`), command);
+  }
+  const seed = await run(['maps', 'seed', '--help']);
+  assert.equal(seed.code, 0);
+  assert.match(seed.stdout, /^Usage: meridian maps seed/);
+  assert.match(seed.stdout, /Examples:\n {2}meridian maps seed kirchberg --bbox=/);
+  assert.ok(!seed.stdout.includes('accounts create'), 'only that command');
+  const accounts = await run(['help', 'accounts']);
+  assert.match(accounts.stdout, /accounts create NAME/);
+  assert.match(accounts.stdout, /accounts revoke-token/);
+  assert.ok(!accounts.stdout.includes('maps seed'));
+  const version = await run(['--version']);
+  assert.equal(version.code, 0);
+  const { version: expected } = JSON.parse(readFileSync(path.join(path.dirname(bin), '../package.json'), 'utf8')) as { version: string };
+  assert.equal(version.stdout, `meridian ${expected}\n`);
+});
+
+test('unknown options, missing values and missing sub-commands get our one line and the usage, never Node’s text', async () => {
+  const cases: [string[], string, RegExp][] = [
+    [['serve', '--bogus'], 'meridian: Unknown option --bogus', /^Usage: meridian serve /m],
+    [['serve', '--port'], 'meridian: --port needs a value', /^Usage: meridian serve /m],
+    [['render', 'world', '--auto=yes'], 'meridian: --auto takes no value', /^Usage: meridian render /m],
+    [['maps'], 'meridian: maps needs a command: build-world, import, add, seed, build-sprite', /^Usage: meridian maps <command>/m],
+    [['weather'], 'meridian: weather needs a command: ingest, fetch', /^Usage: meridian weather <command>/m],
+    [['maps', 'frobnicate'], 'meridian: Unknown maps command "frobnicate"', /^Usage: meridian maps <command>/m],
+    [['serve', '--bbox', '1,2,3,4'], 'meridian: serve does not take --bbox', /^Usage: meridian serve /m],
+    [['accounts', 'create'], 'meridian: accounts create needs NAME', /^Usage: meridian accounts create /m],
+    [['help', 'nope'], 'meridian: Unknown command "nope"', /^Usage: meridian <command>/m],
+  ];
+  for (const [args, line, usage] of cases) {
+    const result = await run(args);
+    assert.equal(result.code, 2, args.join(' '));
+    assert.equal(result.stderr.split('\n')[0], line, args.join(' '));
+    assert.match(result.stderr, usage, args.join(' '));
+    assert.ok(!/To specify a positional argument|ERR_PARSE_ARGS|argument missing/.test(result.stderr), `Node's text for ${args.join(' ')}`);
+  }
 });

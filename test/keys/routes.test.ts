@@ -220,9 +220,14 @@ describe('validation', () => {
   });
 
   test('a body that is not JSON is 415 or 400, never 500', async () => {
-    const wrongType = await createRaw('description=x', 'application/x-www-form-urlencoded');
-    assert.equal(wrongType.status, 415);
-    assertErrorBody(wrongType.body);
+    for (const [payload, type] of [['description=x', 'application/x-www-form-urlencoded'], ['hello', 'text/plain'], ['', 'text/plain']]) {
+      const wrongType = await createRaw(payload!, type);
+      assert.equal(wrongType.status, 415, type);
+      assert.equal(wrongType.body.errors[0].message, 'Unsupported Media Type: send application/json');
+    }
+    const empty = await createRaw('');
+    assert.equal(empty.status, 400);
+    assert.equal(empty.body.errors[0].message, 'Request body is empty; send a JSON object', 'as the keys guide says');
     const broken = await createRaw('{"description": ');
     assert.equal(broken.status, 400);
     assertErrorBody(broken.body);

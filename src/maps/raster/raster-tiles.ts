@@ -12,6 +12,7 @@
 
 import { etagOf } from '../../platform/http-cache.js';
 import { Lru } from '../../platform/lru.js';
+import type { Metrics } from '../../platform/metrics.js';
 import { silentLog, type Log } from '../../render/source/log.js';
 import type { Format } from '../image-format.js';
 import type { LoadedMap } from '../registry.js';
@@ -57,8 +58,10 @@ export class RasterTiles {
     cacheBytes: number,
     private readonly store: RasterTileStore | null = null,
     private readonly log: Log = silentLog,
+    private readonly metrics?: Metrics,
   ) {
     this.memory = new Lru(Number.MAX_SAFE_INTEGER, { weigh: (tile, key) => tile.bytes.byteLength + key.length + ENTRY_OVERHEAD, maxWeight: cacheBytes });
+    metrics?.watchCache('raster-tiles', () => ({ entries: this.memory.size, bytes: this.memory.weight }));
   }
 
   /** Bytes the tiles in memory take. */
@@ -68,11 +71,20 @@ export class RasterTiles {
 
   /** The encoded tile with its ETag, and where it came from. */
   async tile(map: LoadedMap, request: RasterTileRequest): Promise<KeptTile & { origin: TileOrigin }> {
+    const started = performance.now();
+    const tile = await this.find(map, request);
+    this.metrics?.rasterTileTime(tile.origin, (performance.now() - started) / 1000);
+    return tile;
+  }
+
+  private async find(map: LoadedMap, request: RasterTileRequest): Promise<KeptTile & { origin: TileOrigin }> {
     const name = tileName(request.tile, request.format, request.language);
     const key = `${map.id}/${map.revision}/${name}`;
     const hit = this.memory.get(key);
+    this.metrics?.cacheLookup('raster-tiles', hit !== undefined);
     if (hit) return { ...hit, origin: 'memory' };
     const stored = await this.fromStore(map, name);
+    if (this.store) this.metrics?.cacheLookup('raster-tile-store', stored !== null);
     if (stored) return { ...this.memory.set(key, kept(stored)), origin: 'store' };
     const tiles = await this.render(map, metatileOf(request.tile), request.format, request.language, false);
     return { ...tiles.get(name)!, origin: 'render' };

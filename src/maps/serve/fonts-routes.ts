@@ -50,6 +50,7 @@ export function parseFontstack(fontstack: string): string[] {
 export async function fontRoutes(app: FastifyInstance, options: FontRouteOptions): Promise<void> {
   app.addHook('onRequest', options.gate.hook);
   const cache = new Lru<string, Promise<Uint8Array>>(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
+  app.metrics.watchCache('glyphs', () => ({ entries: cache.size }));
 
   app.get<{ Params: { fontstack: string; range: string }; Querystring: { key: string } }>(
     '/fonts/:fontstack/:range.pbf',
@@ -80,6 +81,7 @@ export async function fontRoutes(app: FastifyInstance, options: FontRouteOptions
       const fontstack = parseFontstack(request.params.fontstack);
       const id = `${fontstack.join(',')}\n${start}`;
       let made = cache.get(id);
+      app.metrics.cacheLookup('glyphs', made !== undefined);
       if (!made) {
         made = options.glyphs(fontstack, start);
         cache.set(id, made);

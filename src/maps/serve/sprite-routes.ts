@@ -44,6 +44,7 @@ export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOpt
   app.addHook('onRequest', options.gate.hook);
   const limits = options.limits ?? defaultSpriteLimits;
   const cache = new Lru<string, SpriteFiles>(CACHED_SPRITES);
+  app.metrics.watchCache('sprites', () => ({ entries: cache.size }));
 
   const readPair = async (base: string, ratio: number): Promise<SpriteFiles | null> => {
     const files = spriteFiles(base, ratio);
@@ -57,6 +58,7 @@ export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOpt
     if (!entry) throw new NotFoundError();
     const cacheKey = `${mapId}\n${id}\n${ratio}`;
     const cached = cache.get(cacheKey);
+    app.metrics.cacheLookup('sprites', cached !== undefined);
     if (cached) return cached;
     let files: SpriteFiles | null;
     try {

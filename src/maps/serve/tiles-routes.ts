@@ -7,7 +7,9 @@
  * gunzipped for one that does not (with `Vary: Accept-Encoding`). The extension must be the
  * source's (its TileJSON's): `pbf` for vector and GeoJSON sources. z above 30, or x or y outside
  * the zoom's 2^z range, is 400; a zoom outside the source's range, or a tile the source does not
- * have, 404; a remote source that fails, 502.
+ * have, 404, except that a vector tile the source lacks within its zoom range and bounds is 204
+ * (no content): an empty tile, which MapLibre draws as such where it shows a 404 as an error. A
+ * remote source that fails is 502.
  */
 
 import { promisify } from 'node:util';
@@ -20,6 +22,7 @@ import { sendCached } from '../../platform/http-cache.js';
 import type { MapRegistry } from '../registry.js';
 import type { Log } from '../../render/source/log.js';
 import type { TileFormat } from '../../render/source/source.js';
+import { tileRangeOfBounds } from '../../render/view/tile-cover.js';
 import { mapOf, sourceOf } from './style-routes.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -44,6 +47,12 @@ export function acceptsGzip(header: string | undefined): boolean {
   }
   const weight = weights.get('gzip') ?? weights.get('x-gzip') ?? weights.get('*') ?? 0;
   return weight > 0;
+}
+
+/** Whether MapLibre asks for tile z/x/y of a source with these bounds (its TileBounds). */
+function withinBounds(bounds: readonly [number, number, number, number], z: number, x: number, y: number): boolean {
+  const range = tileRangeOfBounds(bounds, z);
+  return x >= range.minX && x < range.maxX && y >= range.minY && y < range.maxY;
 }
 
 export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions): Promise<void> {
@@ -77,9 +86,10 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
             description: 'The tile; gzipped vector tiles keep Content-Encoding: gzip when the client accepts it',
             content: Object.fromEntries(['application/x-protobuf', 'image/png', 'image/jpeg', 'image/webp'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
           },
+          204: { description: 'An empty vector tile: the source has no tile there, within its zoom range and bounds' },
           304: { description: 'Not modified (If-None-Match)' },
           400: { $ref: 'ErrorBody#', description: 'Out of bounds (x or y beyond 2^z, z beyond 30), or a format that is not the source’s' },
-          404: { $ref: 'ErrorBody#', description: 'No such map or source, a zoom outside the source’s range, or no tile there' },
+          404: { $ref: 'ErrorBody#', description: 'No such map or source, a zoom outside the source’s range, or no tile there (raster sources, or outside the source’s bounds)' },
           502: { $ref: 'ErrorBody#', description: 'The source’s remote server failed' },
           ...gatedRoute.response,
         },
@@ -103,7 +113,10 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
         }
         throw new ApiError('The tile could not be read from its source', 'upstream');
       }
-      if (!tile) throw new NotFoundError();
+      if (!tile) {
+        if (source.format === 'pbf' && z >= source.minzoom && z <= source.maxzoom && withinBounds(source.bounds, z, x, y)) return reply.code(204).header('cache-control', `public, max-age=${maxAgeSeconds}`).send();
+        throw new NotFoundError();
+      }
       let { data } = tile;
       if (tile.contentEncoding === 'gzip') {
         reply.header('vary', 'Accept-Encoding');

@@ -69,6 +69,9 @@ export const MAX_MARKER_SCALE = 4;
 const NUM = String.raw`-?\d+(?:\.\d*)?`;
 const PAIR = `${NUM},${NUM}`;
 const PATH_PATTERN = new RegExp(String.raw`^(?:(?:fill|stroke|width|shortest):[^|]+\|)*(?:enc:.+|(?:${PAIR}\|)+${PAIR})$`);
+/** A path of a single point, which the pattern refuses: its error says what is missing. */
+const ONE_POINT = new RegExp(String.raw`^(?:(?:fill|stroke|width|shortest):[^|]+\|)*${PAIR}$`);
+export const ONE_POINT_PATH = 'Invalid path: a path needs at least two points';
 const ENTRY = `${PAIR}(?:,[^|]+)?`;
 // The spec's markers pattern repeats entries with `+`, asking for two; its prose says one or more,
 // and a single marker is the common case, so the prose wins (`*`).
@@ -78,7 +81,7 @@ const ENTRY_PARTS = new RegExp(`^(${NUM}),(${NUM})(?:,(.+))?$`, 's');
 const POSITIVE = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 export function parsePath(value: string, defaults: PathDefaults = {}, latlng = false): Path {
-  if (!PATH_PATTERN.test(value)) throw invalid('path');
+  if (!PATH_PATTERN.test(value)) throw ONE_POINT.test(value) ? new ApiError(ONE_POINT_PATH) : invalid('path');
   const { options, rest } = splitOptions(value);
   let fill: RGBA | null | undefined = defaults.fill;
   let stroke = defaults.stroke ?? DEFAULT_STROKE;
@@ -91,7 +94,7 @@ export function parsePath(value: string, defaults: PathDefaults = {}, latlng = f
     else shortest = parseBoolean(text) ?? fail('path shortest');
   }
   const points = rest.startsWith('enc:') ? decodeEnc(rest.slice(4)) : rest.split('|').map((pair) => readPair(pair, latlng));
-  if (points.length < 2) throw invalid('path');
+  if (points.length < 2) throw new ApiError(ONE_POINT_PATH);
   for (const point of points) checkRange(point);
   const [first, last] = [points[0]!, points[points.length - 1]!];
   const closed = first[0] === last[0] && first[1] === last[1];

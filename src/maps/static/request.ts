@@ -1,7 +1,9 @@
 /**
  * The request side of a static map: `/api/maps/{mapId}/static/{area}/{width}x{height}{scale}.{format}`
  * and its query, checked and resolved to the final viewport. Choices where the spec is silent:
- *   - an area that is neither `lon,lat,zoom`, `minx,miny,maxx,maxy` nor `auto` is no route: 404;
+ *   - an area that is neither `lon,lat,zoom`, `minx,miny,maxx,maxy` nor `auto`, or an image part
+ *     that is not `{width}x{height}[@2x].{format}`, is a 400 naming what is missing (a zoom, a
+ *     height, a format) or what was expected, rather than a 404 that hides the mistake;
  *   - a single-valued query parameter given more than once takes its last value;
  *   - `padding` is a fraction in [0, 0.5) (0.5 would leave no room for the features);
  *   - booleans are `true`/`false`/`1`/`0`;
@@ -17,7 +19,7 @@ import { INVALID_FORMAT, INVALID_IMAGE_SIZE } from '../errors.js';
 import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { autoViewport, checkViewport, fitBounds, type Bounds } from './fit.js';
-import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
+import { ApiError, MAX_URI_BYTES, URI_TOO_LONG } from '../../platform/errors.js';
 import { parseLanguage } from '../language.js';
 
 
@@ -49,6 +51,9 @@ export interface StaticRequest {
 const NUMBER = String.raw`-?(?:\d+(?:\.\d*)?|\.\d+)`;
 const AREA = new RegExp(`^(?:auto|(${NUMBER}),(${NUMBER}),(${NUMBER})|(${NUMBER}),(${NUMBER}),(${NUMBER}),(${NUMBER}))$`);
 const SIZE = /^(\d+)x(\d+)(@\d+x)?\.([A-Za-z0-9]+)$/;
+const NUMBERS = new RegExp(`^${NUMBER}(?:,${NUMBER})*$`);
+export const AREA_FORMS = '{lon},{lat},{zoom}, {minx},{miny},{maxx},{maxy} or auto';
+export const IMAGE_FORM = '{width}x{height}[@2x].{format}';
 const DECIMAL = /^(?:\d+(?:\.\d*)?|\.\d+)$/;
 
 export function parseStaticRequest(
@@ -60,9 +65,9 @@ export function parseStaticRequest(
 ): StaticRequest {
   if (rawUrlLength > MAX_URI_BYTES) throw new ApiError(URI_TOO_LONG, 'uri-too-long');
   const slash = spec.indexOf('/');
-  const area = AREA.exec(spec.slice(0, slash));
-  const size = SIZE.exec(spec.slice(slash + 1));
-  if (slash < 0 || !area || !size) throw new NotFoundError();
+  if (slash < 0) throw new ApiError(`Missing image size and format after the area: ${IMAGE_FORM}`);
+  const area = AREA.exec(spec.slice(0, slash)) ?? areaMistake(spec.slice(0, slash));
+  const size = SIZE.exec(spec.slice(slash + 1)) ?? imageMistake(spec.slice(slash + 1));
 
   const format = FORMATS.find((known) => known === size[4]);
   if (!format || !allowedFormats.includes(format)) throw new ApiError(INVALID_FORMAT);
@@ -100,6 +105,20 @@ export function parseStaticRequest(
   }
   const features = { paths, markers: markers.flatMap((group) => group.markers.map((marker): [number, number] => [marker.lon, marker.lat])) };
   return { ...common, kind: 'auto', bounds: null, viewport: autoViewport(features, width, height, padding, shortest, pixelRatio) };
+}
+
+/** A 400 saying what an area that is no known form lacks. */
+function areaMistake(text: string): never {
+  const count = NUMBERS.test(text) ? text.split(',').length : 0;
+  if (count === 1 || count === 2) throw new ApiError(`Missing ${count === 1 ? 'latitude and zoom' : 'zoom'} in the area: ${AREA_FORMS}`);
+  throw new ApiError(`Invalid area: ${AREA_FORMS}`);
+}
+
+/** A 400 saying what an image part that is not `{width}x{height}[@2x].{format}` lacks. */
+function imageMistake(text: string): never {
+  if (/^\d+(@\d+x)?\.[A-Za-z0-9]+$/.test(text)) throw new ApiError(`Missing image height: ${IMAGE_FORM}`);
+  if (/^\d+x\d+(@\d+x)?\.?$/.test(text)) throw new ApiError(`Missing image format (png, jpg or webp): ${IMAGE_FORM}`);
+  throw new ApiError(`Invalid image: ${IMAGE_FORM}`);
 }
 
 function deprecatedDefaults(query: Query, shortest: boolean): PathDefaults {

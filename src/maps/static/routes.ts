@@ -9,7 +9,7 @@ import { compileStyle } from '../../render/style/style.js';
 import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';
 import { LANGUAGE_DESCRIPTION } from '../language.js';
-import { parseStaticRequest, type Query, type StaticRequest } from './request.js';
+import { IMAGE_FORM, parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
 
@@ -64,7 +64,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       content: IMAGE_CONTENT,
     },
     304: { description: 'Not modified (If-None-Match)' },
-    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, or a malformed path or marker' },
+    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, a malformed path or marker (a path needs two points), or an area or image part missing a piece (the message names it: a zoom, the height, the format)' },
     404: { $ref: 'ErrorBody#', description: 'No such map' },
     414: { $ref: 'ErrorBody#', description: URI_TOO_LONG },
     ...gatedRoute.response,
@@ -83,6 +83,11 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       querystring,
       response,
     },
+  });
+
+  // The image part left out: a 400 saying so rather than the 404 of no route. Hidden: not an operation.
+  app.get('/api/maps/:mapId/static/:area', { schema: { hide: true } }, async () => {
+    throw new ApiError(`Missing image size and format after the area: ${IMAGE_FORM}`);
   });
 
   app.get(

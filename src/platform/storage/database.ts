@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import type { DatabasePoolUse } from '../metrics.js';
 
 /** What every store needs from PostgreSQL, whether embedded (PGlite) or a server. */
 export interface Queryable {
@@ -38,6 +39,8 @@ export interface Database extends Queryable {
   listen(topic: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
   /** Hears when the database becomes unreachable and when it answers again. Returns the unsubscribe function. */
   onAvailabilityChange(listener: (change: AvailabilityChange) => void): () => void;
+  /** Use of the connection pool, for metrics; null for the embedded database, which has none. */
+  poolUse(): DatabasePoolUse | null;
   close(): Promise<void>;
 }
 

@@ -35,6 +35,7 @@ export async function openPglite(directory: string, schema: string): Promise<Dat
     },
     // The embedded database is this process: it is there as long as the process is.
     onAvailabilityChange: () => () => {},
+    poolUse: () => null,
     close: () => pg.close(),
   };
 }

@@ -12,6 +12,8 @@ import {
 const maxReconnectDelayMs = 5_000;
 /** How much longer than `statement_timeout` the client waits for a server that does not answer at all. */
 const clientGraceMs = 1_000;
+/** Connections of an instance's pool; callers beyond wait up to `connectTimeoutMs`, then get 503. */
+const poolSize = 10;
 
 /** The time limits of every PostgreSQL operation (the `database` settings). */
 export interface PostgresTimeouts {
@@ -120,7 +122,7 @@ export async function openPostgres(url: string, schema: string, timeouts: Postgr
     connectionTimeoutMillis: timeouts.connectTimeoutMs,
     keepAlive: true,
   };
-  const pool = new pg.Pool({ ...connection, max: 10, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ ...connection, max: poolSize, idleTimeoutMillis: 30_000 });
   // An idle client that loses its server is replaced on next use; the error must not crash the
   // process. Losing one connection is not an outage: failing to open or use the next one is.
   pool.on('error', () => {});
@@ -152,6 +154,7 @@ export async function openPostgres(url: string, schema: string, timeouts: Postgr
     channel: (topic) => channelName(schema, topic),
     listen: (topic, handlers) => listen(connection, timeouts, availability, channelName(schema, topic), handlers),
     onAvailabilityChange: (listener) => availability.onChange(listener),
+    poolUse: () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     // Idle connections to a partitioned server would hold the shutdown: it waits so long at most.
     close: () => within(pool.end(), timeouts.connectTimeoutMs, 'closing the pool').catch(() => {}),
   };

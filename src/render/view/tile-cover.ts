@@ -78,7 +78,7 @@ export function coveringTiles(viewport: Viewport, source: CoverSource): CoveredT
   const x1 = Math.ceil((cx + viewport.width / 2) / tilePixels - epsilon);
   const y0 = Math.max(0, Math.floor((cy - viewport.height / 2) / tilePixels + epsilon));
   const y1 = Math.min(tiles, Math.ceil((cy + viewport.height / 2) / tilePixels - epsilon));
-  const range = boundsRange(source.bounds, z);
+  const range = tileRangeOfBounds(source.bounds, z);
 
   const covered: CoveredTile[] = [];
   for (let y = y0; y < y1; y++) {
@@ -95,7 +95,7 @@ export function coveringTiles(viewport: Viewport, source: CoverSource): CoveredT
 }
 
 /** The tile index range [min, max) at zoom z that MapLibre's TileBounds accepts for `bounds`. */
-function boundsRange(bounds: readonly [number, number, number, number], z: number): { minX: number; minY: number; maxX: number; maxY: number } {
+export function tileRangeOfBounds(bounds: readonly [number, number, number, number], z: number): { minX: number; minY: number; maxX: number; maxY: number } {
   const west = Math.max(-180, bounds[0]);
   const south = Math.max(-90, bounds[1]);
   const east = Math.min(180, bounds[2]);

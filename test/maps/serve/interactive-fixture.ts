@@ -72,6 +72,8 @@ export async function writeFixtureMap(): Promise<FixtureMap> {
     sources: {
       places: { type: 'vector', url: 'pmtiles://places.pmtiles' },
       plain: { type: 'vector', url: 'pmtiles://plain.pmtiles', attribution: 'Plain' },
+      // The western quarter of the world: tiles elsewhere are outside its bounds.
+      bounded: { type: 'vector', url: 'pmtiles://plain.pmtiles', bounds: [-180, -60, -90, 60] },
       raster: { type: 'raster', url: 'mbtiles://raster.mbtiles', tileSize: 256, scheme: 'xyz' },
       dem: { type: 'raster-dem', tiles: ['dem/{z}/{x}/{y}.png'], encoding: 'terrarium', tileSize: 256, maxzoom: 0 },
       labels: { type: 'geojson', data: 'labels.geojson' },

@@ -80,8 +80,19 @@ describe('GET /maps/{mapId}/tiles/{source}/{z}/{x}/{y}.{format}', () => {
     assert.equal(again.rawPayload.length, 0);
   });
 
-  test('a tile the source lacks, or a zoom outside its range, is 404 with the error body', async () => {
-    for (const url of ['/maps/test/tiles/places/1/1/0.pbf', '/maps/test/tiles/places/4/0/0.pbf', '/maps/test/tiles/raster/1/0/0.png', '/maps/test/tiles/nope/0/0/0.pbf', '/maps/nope/tiles/places/0/0/0.pbf', '/maps/test/tiles/labels/19/0/0.pbf']) {
+  test('a vector tile the source lacks within its zooms and bounds is 204 (empty), so MapLibre shows no error', async () => {
+    for (const url of ['/maps/test/tiles/places/1/1/0.pbf', '/maps/test/tiles/plain/3/7/7.pbf', '/maps/test/tiles/bounded/3/0/5.pbf']) {
+      const response = await get(url, { 'accept-encoding': 'gzip' });
+      assert.equal(response.statusCode, 204, url);
+      assert.equal(response.rawPayload.length, 0);
+      assert.equal(response.headers['content-encoding'], undefined);
+      assert.equal(response.headers['cache-control'], 'public, max-age=86400');
+    }
+    assert.equal((await get('/maps/test/tiles/bounded/3/1/3.pbf')).statusCode, 200, 'the stored tile inside the bounds');
+  });
+
+  test('a tile the source lacks outside its bounds, a raster tile it lacks, or a zoom outside its range, is 404 with the error body', async () => {
+    for (const url of ['/maps/test/tiles/bounded/3/5/5.pbf', '/maps/test/tiles/bounded/3/0/0.pbf', '/maps/test/tiles/bounded/3/6/2.pbf', '/maps/test/tiles/places/4/0/0.pbf', '/maps/test/tiles/raster/1/0/0.png', '/maps/test/tiles/nope/0/0/0.pbf', '/maps/nope/tiles/places/0/0/0.pbf', '/maps/test/tiles/labels/19/0/0.pbf']) {
       const response = await get(url);
       assert.equal(response.statusCode, 404, url);
       assert.deepEqual(response.json(), { errors: [{ message: 'The item does not exist' }] });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { rgba } from '../../../src/maps/static/color.js';
 import { ApiError } from '../../../src/platform/errors.js';
 import {
-  DEFAULT_CLOSED_FILL, DEFAULT_STROKE, MAX_MARKER_SCALE, MAX_PATH_WIDTH, parseMarkers, parsePath,
+  DEFAULT_CLOSED_FILL, DEFAULT_STROKE, MAX_MARKER_SCALE, MAX_PATH_WIDTH, ONE_POINT_PATH, parseMarkers, parsePath,
 } from '../../../src/maps/static/overlays.js';
 import { rejects } from './rejects.js';
 
@@ -52,7 +52,12 @@ test('enc: decodes a Google polyline in lat/lon order into lon/lat points, latln
   assert.deepEqual(parsePath('width:2|enc:_p~iF~ps|U_ulLnnqC_mqNvxq`@').points, expected);
   assert.deepEqual(parsePath('enc:_p~iF~ps|U_ulLnnqC_mqNvxq`@', {}, true).points, expected);
   rejects(() => parsePath('enc:_p~iF'), 400, 'Invalid path');
-  rejects(() => parsePath('enc:_p~iF~ps|U'), 400, 'Invalid path');
+  rejects(() => parsePath('enc:_p~iF~ps|U'), 400, ONE_POINT_PATH);
+});
+
+test('a path of one point says it needs two', () => {
+  for (const value of ['1,2', 'stroke:red|1,2', 'width:3|fill:none|-1.5,2.25']) rejects(() => parsePath(value), 400, ONE_POINT_PATH);
+  for (const value of ['1,2|', 'color:red|1,2']) rejects(() => parsePath(value), 400, 'Invalid path');
 });
 
 test('latlng=true swaps every written pair of paths and markers', () => {
@@ -126,7 +131,7 @@ test("our patterns accept exactly the strings the spec's patterns accept", () =>
         parse(value);
       } catch (error) {
         assert.ok(error instanceof ApiError);
-        grammarError = error.message === 'Invalid path' || error.message === 'Invalid markers';
+        grammarError = error.message === 'Invalid path' || error.message === ONE_POINT_PATH || error.message === 'Invalid markers';
       }
       // Our grammar error is exactly the spec's rejection, except an enc: that is not a polyline.
       if (!value.includes('enc:')) assert.equal(grammarError, !spec.test(value), value);

@@ -45,10 +45,22 @@ test('formats are png, jpg, webp, and only those the map allows', () => {
   rejects(() => parseStaticRequest('m', '0,0,1/10x10.webp', {}, 10, ['png', 'jpg']), 400, 'Invalid format');
 });
 
-test('a path that is no static-map route is a 404', () => {
-  for (const spec of ['', 'auto', '1,2/10x10.png', '1,2,3,4,5/10x10.png', 'x,1,2/10x10.png', '1,2,3/10.png', 'auto/10x10', '1,2,3/10x10.png/x']) {
-    rejects(() => parse(spec), 404, 'The item does not exist');
-  }
+test('an area or image part missing a piece is a 400 naming it', () => {
+  const cases: [string, string][] = [
+    ['', 'Missing image size and format after the area: {width}x{height}[@2x].{format}'],
+    ['auto', 'Missing image size and format after the area: {width}x{height}[@2x].{format}'],
+    ['10,50/800x600.png', 'Missing zoom in the area: {lon},{lat},{zoom}, {minx},{miny},{maxx},{maxy} or auto'],
+    ['10/800x600.png', 'Missing latitude and zoom in the area: {lon},{lat},{zoom}, {minx},{miny},{maxx},{maxy} or auto'],
+    ['1,2,3,4,5/10x10.png', 'Invalid area: {lon},{lat},{zoom}, {minx},{miny},{maxx},{maxy} or auto'],
+    ['x,1,2/10x10.png', 'Invalid area: {lon},{lat},{zoom}, {minx},{miny},{maxx},{maxy} or auto'],
+    ['1,2,3/800.png', 'Missing image height: {width}x{height}[@2x].{format}'],
+    ['1,2,3/800@2x.png', 'Missing image height: {width}x{height}[@2x].{format}'],
+    ['auto/10x10', 'Missing image format (png, jpg or webp): {width}x{height}[@2x].{format}'],
+    ['auto/10x10.', 'Missing image format (png, jpg or webp): {width}x{height}[@2x].{format}'],
+    ['1,2,3/10x10.png/x', 'Invalid image: {width}x{height}[@2x].{format}'],
+    ['1,2,3/big.png', 'Invalid image: {width}x{height}[@2x].{format}'],
+  ];
+  for (const [spec, message] of cases) rejects(() => parse(spec), 400, message);
 });
 
 test('a URI over 8192 bytes is a 414', () => {

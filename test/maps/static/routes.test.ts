@@ -134,7 +134,10 @@ describe('GET /api/maps/{mapId}/static/...', () => {
       ['/api/maps/test/static/181,0,1/100x100.png', 400, 'Out of bounds'],
       ['/api/maps/test/static/0,0,13/100x100.png', 400, 'Out of bounds'],
       ['/api/maps/test/static/auto/100x100.png', 400, /Nothing to fit/],
-      ['/api/maps/test/static/0,0,1/100x100.png?path=1,2', 400, /path/],
+      ['/api/maps/test/static/0,0,1/100x100.png?path=1,2', 400, 'Invalid path: a path needs at least two points'],
+      ['/api/maps/test/static/10,50/800x600.png', 400, /^Missing zoom in the area/],
+      ['/api/maps/test/static/10,50,3/800.png', 400, /^Missing image height/],
+      ['/api/maps/test/static/10,50,3', 400, /^Missing image size and format/],
       ['/api/maps/test/static/0,0,1/100x100.png?markers=icon:file:///etc/passwd|0,0', 400, /markers/],
     ];
     for (const [url, status, message] of cases) {
@@ -154,8 +157,10 @@ describe('GET /api/maps/{mapId}/static/...', () => {
   });
 
   test('without a valid key the image is refused with 403', async () => {
-    const response = await server.server.public.inject({ method: 'GET', url: '/api/maps/test/static/0,0,1/100x100.png' });
-    assert.equal(response.statusCode, 403);
+    for (const url of ['/api/maps/test/static/0,0,1/100x100.png', '/api/maps/test/static/0,0,1']) {
+      const response = await server.server.public.inject({ method: 'GET', url });
+      assert.equal(response.statusCode, 403, url);
+    }
   });
 
   test('hostile path and marker values never cause a server error', async () => {
