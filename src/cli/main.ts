@@ -8,6 +8,7 @@ import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { ApiError } from '../platform/errors.js';
 import { renderToFile, RenderUsageError } from './render.js';
+import { MapRegistry } from '../maps/registry.js';
 import { seedTiles, SeedUsageError } from './seed.js';
 import { commandsNamed, commandWords, usageOf } from './usage.js';
 import { buildWorld } from '../tools/world/build.js';
@@ -148,7 +149,7 @@ export async function main(argv: string[]): Promise<number> {
         bounds: values.bounds,
         auto: values.auto,
         size: values.size,
-        format: values.format ?? 'png',
+        format: values.format,
         path: values.path ?? [],
         markers: values.markers ?? [],
         attribution: values.attribution,
@@ -170,7 +171,7 @@ export async function main(argv: string[]): Promise<number> {
         const zoom = (value: string) => (/^\d+$/.test(value) ? Number(value) : NaN);
         print(
           await importExtract(argument, {
-            mapsDir: config.maps.dir ?? path.join(config.dataDir, 'maps'),
+            mapsDir: MapRegistry.folderOf(config),
             ...(values.id === undefined ? {} : { id: values.id }),
             ...(values.minzoom === undefined ? {} : { minzoom: zoom(values.minzoom) }),
             ...(values.maxzoom === undefined ? {} : { maxzoom: zoom(values.maxzoom) }),
@@ -200,14 +201,14 @@ export async function main(argv: string[]): Promise<number> {
         if (!argument || more.length > 0) throw new UsageError('maps add needs one ARCHIVE (a file or an http(s) URL)', ['maps', 'add']);
         print(
           await addArchive(argument, {
-            mapsDir: config.maps.dir ?? path.join(config.dataDir, 'maps'),
+            mapsDir: MapRegistry.folderOf(config),
             ...(values.id === undefined ? {} : { id: values.id }),
             progress: progressOn(process.stderr),
           }),
         );
         return 0;
       }
-      print(await buildWorld(path.resolve(values.out ?? config.maps.dir ?? path.join(config.dataDir, 'maps'))));
+      print(await buildWorld(path.resolve(values.out ?? MapRegistry.folderOf(config))));
       return 0;
     }
     if (command === 'migrate') {

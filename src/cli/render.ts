@@ -4,6 +4,7 @@
  */
 
 import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { Config } from '../config.js';
 import { IconLoader } from '../maps/static/icons.js';
 import { MapRegistry } from '../maps/registry.js';
@@ -16,7 +17,8 @@ export interface RenderOptions {
   bounds?: string | undefined;
   auto?: boolean | undefined;
   size: string;
-  format: string;
+  /** The image format; by default the output file's extension says it (PNG without one). */
+  format?: string | undefined;
   path: string[];
   markers: string[];
   attribution?: string | undefined;
@@ -27,20 +29,36 @@ export interface RenderOptions {
 
 export class RenderUsageError extends Error {}
 
+const FORMAT_OF_EXTENSION: Record<string, string> = { '.png': 'png', '.jpg': 'jpg', '.jpeg': 'jpg', '.webp': 'webp' };
+
+/** The format to write `out` in: `format` when given, else the extension's; a contradiction is refused. */
+export function renderFormat(out: string, format: string | undefined): string {
+  const extension = path.extname(out).toLowerCase();
+  const implied = FORMAT_OF_EXTENSION[extension];
+  if (format === undefined) {
+    if (implied) return implied;
+    if (extension === '') return 'png';
+    throw new RenderUsageError(`cannot tell the image format from ${out}: name it .png, .jpg or .webp, or give --format`);
+  }
+  if (implied && implied !== format) throw new RenderUsageError(`--format ${format} contradicts ${out}, whose extension says ${implied}`);
+  return format;
+}
+
 /** Renders the image and writes it to `options.out`; returns the number of bytes written. */
 export async function renderToFile(config: Config, options: RenderOptions): Promise<number> {
   const areas = [options.center, options.bounds, options.auto ? 'auto' : undefined].filter((area) => area !== undefined);
   if (areas.length !== 1) throw new RenderUsageError('render needs exactly one of --center lon,lat,zoom, --bounds minx,miny,maxx,maxy and --auto');
+  const format = renderFormat(options.out, options.format);
   const log = { warn: (message: string) => process.stderr.write(`${message}\n`), error: (message: string) => process.stderr.write(`${message}\n`) };
   const registry = await MapRegistry.open(config, { log });
   try {
     const map = registry.get(options.map);
-    if (!map) throw new Error(`No map "${options.map}"; configured maps: ${registry.ids().join(', ') || 'none'}`);
+    if (!map) throw new Error(`No map "${options.map}" in ${MapRegistry.folderOf(config)} (maps.dir, MERIDIAN_MAPS_DIR) or maps.definitions; configured maps: ${registry.ids().join(', ') || 'none'}`);
     const query: Query = { path: options.path, markers: options.markers };
     if (options.attribution !== undefined) query.attribution = options.attribution;
     if (options.padding !== undefined) query.padding = options.padding;
     if (options.language !== undefined) query.language = options.language;
-    const spec = `${areas[0]}/${options.size}.${options.format}`;
+    const spec = `${areas[0]}/${options.size}.${format}`;
     const request = parseStaticRequest(map.id, spec, query, 0, map.formats);
     const icons = await new IconLoader(config.maps.icons).load(request.markers.flatMap((group) => (group.icon ? [group.icon] : [])));
     const bytes = await renderStaticImage(map, { ...request, icons });

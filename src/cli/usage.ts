@@ -74,10 +74,10 @@ export const commands: CommandHelp[] = [
       '       [--format png|jpg|webp] [--path P]... [--markers M]... [--attribution CORNER|false]',
       '       [--padding F] [--language xx] -o FILE',
     ],
-    description: 'render a static map image without a server',
+    description: 'render a static map image without a server; the format is --format, else FILE’s extension (.png, .jpg, .webp)',
     options: ['center', 'bounds', 'auto', 'size', 'format', 'path', 'markers', 'attribution', 'padding', 'language', 'output'],
     examples: [
-      'meridian render world --center 8.54,47.37,5 --size 800x600 -o zurich.png',
+      'meridian render world --center 8.54,47.37,5 --size 800x600 -o zurich.jpg',
       "meridian render kirchberg --auto --size 600x400@2x --path 'stroke:red|width:3|6.13,49.62|6.17,49.63' -o route.png",
     ],
   },

@@ -224,6 +224,11 @@ export class MapRegistry {
     readonly cache: TileCache,
   ) {}
 
+  /** The folder map definitions are read from: `maps.dir`, by default `<dataDir>/maps`. */
+  static folderOf(config: Pick<RegistrySettings, 'dataDir' | 'maps'>): string {
+    return config.maps.dir ?? path.join(config.dataDir, 'maps');
+  }
+
   /**
    * Loads every configured map. `maps.dir` (default `<dataDir>/maps`) need not exist when it is the
    * default. The tile cache holds `maps.tileCacheMB` unless one is given.
@@ -234,7 +239,7 @@ export class MapRegistry {
   ): Promise<MapRegistry> {
     const log = options.log ?? silentLog;
     const cache = options.cache ?? new TileCache(config.maps.tileCacheMB * 1024 * 1024);
-    const dir = config.maps.dir ?? path.join(config.dataDir, 'maps');
+    const dir = MapRegistry.folderOf(config);
     const errors: MapLoadError[] = [];
     const fail = (id: string, message: string) => {
       errors.push({ id, message });

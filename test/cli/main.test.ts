@@ -160,6 +160,14 @@ test('maps import: a street map from an OSM sample with plain progress lines off
   assert.ok(!imported.stderr.includes('\r'), 'no redrawn line off a terminal');
   const rendered = await run(['render', 'kirchberg', '--center', '10.0695,48.136,16', '--size', '64x64', '-o', path.join(config.dataDir, 'k.png')]);
   assert.equal(rendered.code, 0, rendered.stderr);
+  assert.deepEqual([...readFileSync(path.join(config.dataDir, 'k.png')).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG');
+  // Without --format, the file's extension says the format.
+  const jpeg = await run(['render', 'kirchberg', '--center', '10.0695,48.136,16', '--size', '64x64', '-o', path.join(config.dataDir, 'k.jpg')]);
+  assert.equal(jpeg.code, 0, jpeg.stderr);
+  assert.deepEqual([...readFileSync(path.join(config.dataDir, 'k.jpg')).subarray(0, 3)], [0xff, 0xd8, 0xff], 'a JPEG');
+  const unknown = await run(['render', 'nowhere', '--center', '10.0695,48.136,16', '--size', '64x64', '-o', path.join(config.dataDir, 'n.png')]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, new RegExp(`No map "nowhere" in ${path.join(config.dataDir, 'maps').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} .*configured maps: kirchberg`));
 
   const notOsm = path.join(config.dataDir, 'notes.txt');
   writeFileSync(notOsm, 'hello');
@@ -203,6 +211,8 @@ test('unknown options, missing values and missing sub-commands get our one line 
     [['serve', '--bbox', '1,2,3,4'], 'meridian: serve does not take --bbox', /^Usage: meridian serve /m],
     [['accounts', 'create'], 'meridian: accounts create needs NAME', /^Usage: meridian accounts create /m],
     [['help', 'nope'], 'meridian: Unknown command "nope"', /^Usage: meridian <command>/m],
+    [['render', 'world', '--auto', '--size', '64x64', '-o', 'map.gif'], 'meridian: cannot tell the image format from map.gif: name it .png, .jpg or .webp, or give --format', /^Usage: meridian render /m],
+    [['render', 'world', '--auto', '--size', '64x64', '--format', 'png', '-o', 'map.jpg'], 'meridian: --format png contradicts map.jpg, whose extension says jpg', /^Usage: meridian render /m],
   ];
   for (const [args, line, usage] of cases) {
     const result = await run(args);
