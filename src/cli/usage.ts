@@ -49,7 +49,7 @@ export const commands: CommandHelp[] = [
   {
     name: 'usage',
     synopsis: ['usage [--account ID] [--key ID] [--since YYYY-MM-DD]'],
-    description: 'requests per API key per day',
+    description: 'requests per API key per day, with the key’s and the account’s names',
     options: ['account', 'key', 'since'],
     examples: ['meridian usage', 'meridian usage --account 5f0c…-… --since 2026-01-01'],
   },

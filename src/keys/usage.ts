@@ -2,7 +2,10 @@ import type { Database } from '../platform/storage/database.js';
 
 export interface UsageRow {
   key_id: string;
+  /** The key's name; null once the key is deleted (its counts stay). */
+  key_name: string | null;
   account_id: string;
+  account_name: string | null;
   day: string;
   requests: number;
 }
@@ -81,13 +84,15 @@ export class UsageRecorder {
     await this.flush();
   }
 
-  /** Daily counts, newest first, optionally for one account or key and from a given day. */
+  /** Daily counts with the key's and the account's names, newest first, optionally for one account or key and from a given day. */
   async report(filter: { accountId?: string; keyId?: string; since?: string }): Promise<UsageRow[]> {
-    const rows = await this.db.query<{ key_id: string; account_id: string; day: string; requests: string }>(
-      `SELECT key_id, account_id, to_char(day, 'YYYY-MM-DD') AS day, requests::text AS requests
-       FROM api_key_usage
-       WHERE ($1::uuid IS NULL OR account_id = $1) AND ($2::uuid IS NULL OR key_id = $2) AND ($3::date IS NULL OR day >= $3)
-       ORDER BY day DESC, account_id, key_id`,
+    const rows = await this.db.query<Omit<UsageRow, 'requests'> & { requests: string }>(
+      `SELECT u.key_id, k.name AS key_name, u.account_id, a.name AS account_name, to_char(u.day, 'YYYY-MM-DD') AS day, u.requests::text AS requests
+       FROM api_key_usage u
+       LEFT JOIN api_keys k ON k.id = u.key_id
+       LEFT JOIN accounts a ON a.id = u.account_id
+       WHERE ($1::uuid IS NULL OR u.account_id = $1) AND ($2::uuid IS NULL OR u.key_id = $2) AND ($3::date IS NULL OR u.day >= $3)
+       ORDER BY u.day DESC, u.account_id, u.key_id`,
       [filter.accountId ?? null, filter.keyId ?? null, filter.since ?? null],
     );
     return rows.map((row) => ({ ...row, requests: Number(row.requests) }));

@@ -133,10 +133,10 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
       body: JSON.stringify({ description: 'cli test' }),
     });
     assert.equal(key.status, 200);
-    const { token, id } = (await key.json()) as { token: string; id: string };
+    const { token, id, name } = (await key.json()) as { token: string; id: string; name: string };
     assert.equal((await fetch(`${base}/ping?key=${token}`)).status, 200);
     // Counts are written in batches; the embedded server answers from memory, PostgreSQL after a flush.
-    let rows: { requests: number }[] = [];
+    let rows: { requests: number; key_name: string; account_name: string }[] = [];
     for (let attempt = 0; attempt < 20 && rows.length === 0; attempt++) {
       const usage = await run(['usage', '--key', id]);
       assert.equal(usage.code, 0, usage.stderr);
@@ -144,6 +144,8 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
       if (rows.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.equal(rows[0]?.requests, 1);
+    assert.equal(rows[0]?.key_name, name, 'the key is named beside its id');
+    assert.equal(rows[0]?.account_name, 'while-serving');
   } finally {
     server.kill('SIGTERM');
   }
