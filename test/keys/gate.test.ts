@@ -114,16 +114,21 @@ describe('the key gate', () => {
     for (let i = 0; i < 7; i++) await ping(server, `?key=${key.token}`);
     await ping(server, '?key=unknown');
     const rows = await server.meridian.admin({ op: 'usage', keyId: key.id });
-    assert.deepEqual(rows, [{ key_id: key.id, account_id: accountId, day: '2099-12-31', requests: 7 }]);
+    const names = { key_name: key.name, account_name: 'test' };
+    assert.deepEqual(rows, [{ key_id: key.id, ...names, account_id: accountId, day: '2099-12-31', requests: 7 }]);
     await ping(server, `?key=${key.token}`);
     t.mock.timers.tick(200);
     await ping(server, `?key=${key.token}`);
     await ping(server, `?key=${key.token}`);
     await server.meridian.usage.flush();
     assert.deepEqual(await server.meridian.usage.report({ keyId: key.id }), [
-      { key_id: key.id, account_id: accountId, day: '2100-01-01', requests: 2 },
-      { key_id: key.id, account_id: accountId, day: '2099-12-31', requests: 8 },
+      { key_id: key.id, ...names, account_id: accountId, day: '2100-01-01', requests: 2 },
+      { key_id: key.id, ...names, account_id: accountId, day: '2099-12-31', requests: 8 },
     ]);
+    // A deleted key's counts stay, without its name.
+    await server.meridian.keys.delete(accountId, key.id);
+    const kept = await server.meridian.usage.report({ keyId: key.id });
+    assert.deepEqual(kept.map((row) => [row.key_name, row.account_name, row.requests]), [[null, 'test', 2], [null, 'test', 8]]);
   });
 
   test('ungated endpoints need no key', async () => {
