@@ -23,7 +23,8 @@ import { median, saveResults } from './instance.js';
 import { defaultVariables } from '../src/weather/variables.js';
 import { ingestFiles } from '../src/weather/ingest.js';
 import { healthLatencies, latencyFigures } from '../test/health-probe.js';
-import { startTestServer, tempDir, testConfig } from '../test/helpers.js';
+import { startTestServer, testConfig } from '../test/helpers.js';
+import { tempDir } from '../test/scratch.js';
 
 const samples = '/usr/share/doc/python-grib-doc/examples';
 const repacked = tempDir();

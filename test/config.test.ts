@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ConfigError, configSchema, defaultConfig, environmentVariables, loadConfig } from '../src/config.js';
 import { validatorOf } from '../src/platform/settings.js';
 import { defaultVariables } from '../src/weather/variables.js';
-import { tempDir } from './helpers.js';
+import { tempDir } from './scratch.js';
 
 function configFile(content: unknown): string {
   const file = path.join(tempDir(), 'meridian.json');

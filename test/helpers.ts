@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import pg from 'pg';
 import { createServer, openMeridian, type Meridian, type Server } from '../src/app.js';
 import { defaultConfig, type Config } from '../src/config.js';
-import { freePort, tempDir } from './scratch.js';
+import { tempDir } from './scratch.js';
 
 /**
  * Which database the suite runs on: `MERIDIAN_TEST_DATABASE` is `pglite` (the default) or a
@@ -17,7 +17,6 @@ export const redisUrl = process.env.MERIDIAN_TEST_REDIS_URL ?? 'redis://127.0.0.
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object | null ? Partial<T[K]> : T[K] };
 
-export { freePort, tempDir };
 
 export function uniqueSchema(): string {
   return `test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { cleanUp, freePort, onPostgres, testConfig } from '../helpers.js';
+import { cleanUp, onPostgres, testConfig } from '../helpers.js';
+import { freePort } from '../scratch.js';
 import { KIRCHBERG, requirePeers } from '../peers.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/meridian.js');

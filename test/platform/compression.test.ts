@@ -8,7 +8,8 @@ import { encode } from 'fast-png';
 import { consoleRoutes } from '../../src/platform/console.js';
 import { createHttpApp } from '../../src/platform/server.js';
 import { collection, mvtPyramid, point, writePmtiles } from '../render/source/fixtures.js';
-import { newAccount, startTestServer, tempDir, testConfig, type TestServer } from '../helpers.js';
+import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 
 let server: TestServer;
 let dir: string;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { smallStyle } from '../maps/raster/raster-maps.js';
-import { freePort, LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+import { freePort } from '../scratch.js';
 
 const token = 'metrics-token-0123456789';
 

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { MasterKeyMismatchError, openMeridian } from '../../src/app.js';
 import { hashToken, loadMasterKey, masterKeyFile, newToken, sameHash, TokenCipher } from '../../src/platform/secrets.js';
-import { cleanUp, tempDir, testConfig } from '../helpers.js';
+import { cleanUp, testConfig } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 
 test('tokens carry the requested randomness', () => {
   const token = newToken(24);

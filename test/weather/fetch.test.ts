@@ -10,7 +10,8 @@ import { readGrib, type GribMessage } from '../../src/weather/grib2.js';
 import { ingestFiles } from '../../src/weather/ingest.js';
 import { fetchRun } from '../../src/weather/schedule.js';
 import { defaultVariables, type FieldSelector } from '../../src/weather/variables.js';
-import { cleanUp, tempDir, testConfig } from '../helpers.js';
+import { cleanUp, testConfig } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 
 const examples = GRIB_EXAMPLES;

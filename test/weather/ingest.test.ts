@@ -8,7 +8,8 @@ import { openMeridian, type Meridian } from '../../src/app.js';
 import { IngestError, ingestFiles } from '../../src/weather/ingest.js';
 import { openArchive } from '../../src/platform/pmtiles.js';
 import { defaultVariables } from '../../src/weather/variables.js';
-import { cleanUp, tempDir, testConfig } from '../helpers.js';
+import { cleanUp, testConfig } from '../helpers.js';
+import { tempDir } from '../scratch.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 import { pixelCentres, TILE_PIXELS as tileSize } from './proj.js';
 

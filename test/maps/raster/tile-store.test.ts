@@ -10,7 +10,8 @@ import { DatabaseTileStore } from '../../../src/maps/raster/database-tile-store.
 import type { RasterTileStore } from '../../../src/maps/raster/tile-store.js';
 import { metatilesCovering } from '../../../src/maps/raster/seed.js';
 import type { Config } from '../../../src/config.js';
-import { newAccount, onPostgres, startTestServer, startTwoInstances, tempDir, testConfig, type TestServer } from '../../helpers.js';
+import { newAccount, onPostgres, startTestServer, startTwoInstances, testConfig, type TestServer } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { smallStyle } from './raster-maps.js';
 
 const maps = (colour = '#00ff00') => ({ definitions: { small: { style: smallStyle(colour) as never, maxzoom: 6 } } });

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import type { LightMyRequestResponse } from 'fastify';
-import { newAccount, startTestServer, tempDir, testConfig, type TestServer } from '../../helpers.js';
+import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { collection, mvtPyramid, point, solidImage, writeMbtiles, writePmtiles, type ZxyTile } from '../../render/source/fixtures.js';
 
 export interface FixtureMap {

@@ -11,7 +11,8 @@ import { idFromFile, importExtract } from '../../../src/tools/osm/import.js';
 import { MapsUsageError } from '../../../src/tools/osm/publish.js';
 import { acquireLock } from '../../../src/platform/storage/lock.js';
 import { repoRoot } from '../../render/suite/cases.js';
-import { tempDir, testConfig } from '../../helpers.js';
+import { testConfig } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { KIRCHBERG, OAKLAND, requirePeers } from '../../peers.js';
 
 before(() => requirePeers('osmSamples', 'gshhgFull'));
