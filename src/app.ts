@@ -12,7 +12,8 @@ import { IconLoader } from './maps/static/icons.js';
 import { interactiveMapRoutes } from './maps/serve/interactive-routes.js';
 import { mapListRoutes } from './maps/list-routes.js';
 import { RenderPool } from './maps/render-pool.js';
-import { MapRegistry } from './maps/registry.js';
+import { MapRegistry, type MapChange } from './maps/registry.js';
+import { reloadMaps, watchMaps } from './maps/map-reload.js';
 import { staticMapRoutes } from './maps/static/routes.js';
 import { rasterRoutes } from './maps/raster/raster-routes.js';
 import { RasterTiles } from './maps/raster/raster-tiles.js';
@@ -137,6 +138,8 @@ export interface Server {
   metrics: Metrics;
   /** Listens on the configured addresses; resolves to their URLs. */
   listen(): Promise<{ public: string; admin: string }>;
+  /** Reads the map definitions again and serves what changed (`serve` calls it on SIGHUP). */
+  reloadMaps(cause: string): Promise<MapChange[]>;
   close(): Promise<void>;
 }
 
@@ -202,6 +205,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
+  const stopWatchingMaps = config.maps.watch ? watchMaps(maps, MapRegistry.folderOf(config), publicApp.log) : () => {};
   const pool = new RenderPool(config, metrics);
   await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons), maxAgeSeconds: config.maps.maxAgeSeconds });
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
@@ -263,7 +267,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       }
       return { public: publicUrl, admin: adminUrl };
     },
+    reloadMaps: (cause: string) => reloadMaps(maps, publicApp.log, cause),
     async close() {
+      stopWatchingMaps();
       stopFetching();
       await stopControl?.();
       await Promise.all([closeGracefully(publicApp), separateAdmin ? closeGracefully(adminApp) : undefined]);

@@ -334,6 +334,9 @@ async function serve(config: Config): Promise<number> {
     throw error;
   }
   const running = server;
+  // SIGHUP reloads the map definitions, as daemons reload their configuration.
+  const reload = () => void running.reloadMaps('SIGHUP');
+  process.on('SIGHUP', reload);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       running.public.log.info({ signal }, 'shutting down');
@@ -342,6 +345,7 @@ async function serve(config: Config): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  process.off('SIGHUP', reload);
   await running.close();
   await meridian.close();
   return 0;

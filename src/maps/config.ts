@@ -11,6 +11,11 @@ import { definitionSchema, MAP_ID, type MapDefinition } from './definition.js';
 
 export const mapsSettings = section({
   dir: nullableString({ default: null, env: 'MERIDIAN_MAPS_DIR', shownDefault: '`<dataDir>/maps`', description: 'folder of map definitions (`<id>.json`)' }),
+  watch: Type.Boolean({
+    default: true,
+    env: 'MERIDIAN_MAPS_WATCH',
+    description: 'reload the maps when a file in the maps folder changes (`serve` reloads them on `SIGHUP` too, always)',
+  }),
   definitions: Type.Unsafe<Record<string, MapDefinition>>({
     type: 'object',
     propertyNames: { pattern: MAP_ID.source },

@@ -216,10 +216,30 @@ export interface RegistrySettings {
   maps: MapsConfig;
 }
 
+/** What a reload changed, one entry per map whose state changed (unchanged maps are left out). */
+export interface MapChange {
+  id: string;
+  /**
+   * `added`, `updated` (a new revision serves), `removed`; `kept` when the new definition cannot
+   * load and the previous version goes on serving; `failed` when a map that was not serving still
+   * cannot load.
+   */
+  change: 'added' | 'updated' | 'removed' | 'kept' | 'failed';
+  message?: string;
+}
+
+/** How long a replaced map stays open for the requests that still read it. */
+const RETIRE_AFTER_MS = 60_000;
+
 export class MapRegistry {
+  private maps = new Map<string, LoadedMap>();
+  private errors: MapLoadError[] = [];
+  private reloading: Promise<MapChange[]> = Promise.resolve([]);
+  private readonly retiring = new Map<LoadedMap, NodeJS.Timeout>();
+
   private constructor(
-    private readonly maps: ReadonlyMap<string, LoadedMap>,
-    private readonly errors: readonly MapLoadError[],
+    private readonly config: RegistrySettings,
+    private readonly options: { log: Log; http?: HttpOptions },
     /** The decoded tiles of all the maps. */
     readonly cache: TileCache,
   ) {}
@@ -237,15 +257,21 @@ export class MapRegistry {
     config: RegistrySettings,
     options: { log?: Log; cache?: TileCache; http?: HttpOptions } = {},
   ): Promise<MapRegistry> {
-    const log = options.log ?? silentLog;
     const cache = options.cache ?? new TileCache(config.maps.tileCacheMB * 1024 * 1024);
+    const registry = new MapRegistry(config, { log: options.log ?? silentLog, ...(options.http ? { http: options.http } : {}) }, cache);
+    const { maps, errors } = await registry.loadAll();
+    for (const error of errors) registry.options.log.error(`map "${error.id}" skipped: ${error.message}`);
+    registry.maps = maps;
+    registry.errors = errors;
+    return registry;
+  }
+
+  /** Reads every definition and loads each map anew; nothing of this registry changes. */
+  private async loadAll(): Promise<{ maps: Map<string, LoadedMap>; errors: MapLoadError[] }> {
+    const { config } = this;
+    const log = this.options.log;
     const dir = MapRegistry.folderOf(config);
     const errors: MapLoadError[] = [];
-    const fail = (id: string, message: string) => {
-      errors.push({ id, message });
-      log.error(`map "${id}" skipped: ${message}`);
-    };
-
     const candidates = new Map<string, DefinitionReader>();
     let files: string[] = [];
     try {
@@ -258,7 +284,7 @@ export class MapRegistry {
       const id = name.slice(0, -'.json'.length);
       const file = path.join(dir, name);
       if (!MAP_ID.test(id)) {
-        fail(id, `${file}: the file name is not a valid map id (1 to 64 of A-Z, a-z, 0-9, _ and -, then .json)`);
+        errors.push({ id, message: `${file}: the file name is not a valid map id (1 to 64 of A-Z, a-z, 0-9, _ and -, then .json)` });
         continue;
       }
       candidates.set(id, async () => ({ definition: await readDefinitionFile(file), baseDir: dir }));
@@ -273,14 +299,79 @@ export class MapRegistry {
       [...candidates].map(async ([id, read]) => {
         try {
           const { definition, baseDir } = await read();
-          maps.set(id, await loadMap(id, definition, baseDir, { cache, log, http: options.http, fonts: () => installedFonts(config.dataDir) }));
+          maps.set(id, await loadMap(id, definition, baseDir, { cache: this.cache, log, http: this.options.http, fonts: () => installedFonts(config.dataDir) }));
         } catch (error) {
-          fail(id, (error as Error).message);
+          errors.push({ id, message: (error as Error).message });
         }
       }),
     );
     errors.sort((a, b) => a.id.localeCompare(b.id));
-    return new MapRegistry(maps, errors, cache);
+    return { maps, errors };
+  }
+
+  /**
+   * Reads the definitions again and serves what changed: a map whose revision differs is replaced,
+   * new maps are added, maps whose definition is gone are removed. A map whose new definition cannot
+   * load keeps its previous version serving. Replaced and removed maps are closed a minute later,
+   * so that requests reading them finish. Reloads run one at a time.
+   */
+  reload(): Promise<MapChange[]> {
+    this.reloading = this.reloading.then(
+      () => this.reloadNow(),
+      () => this.reloadNow(),
+    );
+    return this.reloading;
+  }
+
+  private async reloadNow(): Promise<MapChange[]> {
+    const { maps: loaded, errors } = await this.loadAll();
+    const failures = new Map(errors.map((error) => [error.id, error.message]));
+    const changes: MapChange[] = [];
+    const next = new Map<string, LoadedMap>();
+    const retire: LoadedMap[] = [];
+    const unused: LoadedMap[] = [];
+    for (const [id, map] of loaded) {
+      const previous = this.maps.get(id);
+      if (previous && previous.revision === map.revision) {
+        next.set(id, previous);
+        unused.push(map);
+        continue;
+      }
+      next.set(id, map);
+      if (previous) retire.push(previous);
+      changes.push({ id, change: previous ? 'updated' : 'added' });
+    }
+    const previousErrors = new Map(this.errors.map((error) => [error.id, error.message]));
+    for (const [id, message] of failures) {
+      const previous = this.maps.get(id);
+      if (previous) {
+        next.set(id, previous);
+        changes.push({ id, change: 'kept', message });
+      } else if (previousErrors.get(id) !== message) {
+        changes.push({ id, change: 'failed', message });
+      }
+    }
+    for (const [id, previous] of this.maps) {
+      if (next.has(id)) continue;
+      retire.push(previous);
+      changes.push({ id, change: 'removed' });
+    }
+    this.maps = next;
+    this.errors = errors;
+    for (const map of retire) this.retire(map);
+    await Promise.allSettled(unused.map((map) => map.close()));
+    changes.sort((a, b) => a.id.localeCompare(b.id));
+    return changes;
+  }
+
+  /** Closes a map no longer served once the requests that may still read it are done. */
+  private retire(map: LoadedMap): void {
+    const timer = setTimeout(() => {
+      this.retiring.delete(map);
+      void map.close();
+    }, RETIRE_AFTER_MS);
+    timer.unref();
+    this.retiring.set(map, timer);
   }
 
   get(id: string): LoadedMap | undefined {
@@ -292,12 +383,15 @@ export class MapRegistry {
     return [...this.maps.keys()].sort();
   }
 
-  /** The maps that could not load, and why. */
+  /** The maps that could not load, and why (with the previous version serving when there was one). */
   loadErrors(): MapLoadError[] {
     return [...this.errors];
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([...this.maps.values()].map((map) => map.close()));
+    await this.reloading.catch(() => []);
+    for (const timer of this.retiring.values()) clearTimeout(timer);
+    await Promise.allSettled([...this.maps.values(), ...this.retiring.keys()].map((map) => map.close()));
+    this.retiring.clear();
   }
 }

@@ -7,7 +7,7 @@ import type { Metrics } from '../platform/metrics.js';
 import { WorkerPool } from '../platform/worker-pool.js';
 import type { RegistrySettings } from './registry.js';
 import type { StaticImageJob } from './static/static-image.js';
-import type { WorkerTask } from './render-worker.js';
+import type { MapVersion, WorkerTask } from './render-worker.js';
 import type { MetatileJob } from './raster/metatile-image.js';
 
 export class RenderPool {
@@ -27,13 +27,13 @@ export class RenderPool {
   }
 
   /** A static image of a loaded map. */
-  render(mapId: string, job: StaticImageJob): Promise<Buffer> {
-    return this.run({ kind: 'render', mapId, job }, 'The image was not rendered');
+  render(map: MapVersion, job: StaticImageJob): Promise<Buffer> {
+    return this.run({ kind: 'render', map: { id: map.id, revision: map.revision }, job }, 'The image was not rendered');
   }
 
   /** The tiles of a metatile of a loaded map, encoded, in `tilesOf` order. */
-  async metatile(mapId: string, job: MetatileJob): Promise<Buffer[]> {
-    const tiles = (await this.pool.run({ kind: 'metatile', mapId, job }, 'The tile was not rendered')) as Uint8Array[];
+  async metatile(map: MapVersion, job: MetatileJob): Promise<Buffer[]> {
+    const tiles = (await this.pool.run({ kind: 'metatile', map: { id: map.id, revision: map.revision }, job }, 'The tile was not rendered')) as Uint8Array[];
     return tiles.map(asBuffer);
   }
 

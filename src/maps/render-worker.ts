@@ -8,24 +8,49 @@
 import { workerData } from 'node:worker_threads';
 import { move } from 'piscina';
 import { glyphRangePbf } from '../render/glyphs/pbf.js';
-import { installedFonts, MapRegistry, type RegistrySettings } from './registry.js';
+import { installedFonts, MapRegistry, type LoadedMap, type RegistrySettings } from './registry.js';
 import { renderStaticImage, type StaticImageJob } from './static/static-image.js';
 import { renderMetatile, type MetatileJob } from './raster/metatile-image.js';
 
+/** Which map, and the revision the serving thread has of it. */
+export interface MapVersion {
+  id: string;
+  revision: string;
+}
+
 export type WorkerTask =
-  | { kind: 'render'; mapId: string; job: StaticImageJob }
-  | { kind: 'metatile'; mapId: string; job: MetatileJob }
+  | { kind: 'render'; map: MapVersion; job: StaticImageJob }
+  | { kind: 'metatile'; map: MapVersion; job: MetatileJob }
   | { kind: 'glyphs'; fontstack: string[]; start: number };
 
 /** The maps section and the data folder only: no secrets reach the render threads. */
 const config = (workerData as { config: RegistrySettings }).config;
 let registry: Promise<MapRegistry> | undefined;
+/** Revisions this thread reloaded for: asked for again, the maps are not read again. */
+const reloadedFor = new Set<string>();
+
+/**
+ * The map as the serving thread has it: when its maps were reloaded since this thread opened them,
+ * this thread reloads too, once per revision it is asked for (should the files have changed again
+ * since, it draws what they hold now, and the server catches up on its own reload).
+ */
+async function loadedMap(version: MapVersion): Promise<LoadedMap> {
+  registry ??= MapRegistry.open(config);
+  const maps = await registry;
+  let map = maps.get(version.id);
+  const wanted = `${version.id}@${version.revision}`;
+  if (map?.revision !== version.revision && !reloadedFor.has(wanted)) {
+    reloadedFor.add(wanted);
+    await maps.reload();
+    map = maps.get(version.id);
+  }
+  if (!map) throw new Error(`map ${version.id} is not loaded in this worker`);
+  return map;
+}
 
 export default async function run(task: WorkerTask): Promise<unknown> {
   if (task.kind === 'glyphs') return move(glyphRangePbf(installedFonts(config.dataDir), task.fontstack, task.start));
-  registry ??= MapRegistry.open(config);
-  const map = (await registry).get(task.mapId);
-  if (!map) throw new Error(`map ${task.mapId} is not loaded in this worker`);
+  const map = await loadedMap(task.map);
   // A few tiles of tens of kilobytes: copied back rather than moved one by one.
   if (task.kind === 'metatile') return (await renderMetatile(map, task.job)).map((bytes) => new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const bytes = await renderStaticImage(map, task.job);

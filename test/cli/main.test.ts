@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -107,7 +107,7 @@ test('bad usage and bad configuration exit non-zero with a message', async () =>
 test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it cleanly', async () => {
   const port = await freePort();
   const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data', config.dataDir], {
-    env: { ...env, MERIDIAN_USAGE_FLUSH_MS: '200' },
+    env: { ...env, MERIDIAN_USAGE_FLUSH_MS: '200', MERIDIAN_MAPS_WATCH: 'false' },
   });
   let output = '';
   server.stdout.on('data', (chunk) => (output += chunk));
@@ -147,6 +147,19 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
     assert.equal(rows[0]?.requests, 1);
     assert.equal(rows[0]?.key_name, name, 'the key is named beside its id');
     assert.equal(rows[0]?.account_name, 'while-serving');
+
+    // With the folder unwatched, SIGHUP is what reloads the maps.
+    const listed = async () => ((await (await fetch(`${base}/maps?key=${token}`)).json()) as { maps: { id: string }[] }).maps.map((map) => map.id);
+    mkdirSync(path.join(config.dataDir, 'maps'), { recursive: true });
+    const style = { version: 8, sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#123456' } }] };
+    writeFileSync(path.join(config.dataDir, 'maps', 'hup.json'), JSON.stringify({ style }));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.ok(!(await listed()).includes('hup'), 'not watched: not loaded yet');
+    server.kill('SIGHUP');
+    for (let attempt = 0; !(await listed()).includes('hup'); attempt++) {
+      if (attempt === 100) assert.fail(`SIGHUP did not reload the maps: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } finally {
     server.kill('SIGTERM');
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import type { BackgroundLayerSpecification } from '@maplibre/maplibre-gl-style-spec';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -144,7 +145,7 @@ test('registries open side by side with their own handles and caches; closing on
 
 test('the maps settings have defaults, come from the file and the environment, and a bad one is named', () => {
   const defaults = loadConfig();
-  assert.deepEqual({ ...defaults.maps, workers: 0 }, { dir: null, definitions: {}, tileCacheMB: 256, rasterCacheMB: 128, rasterStore: 'none', rasterStoreDir: null, workers: 0, queue: 64, timeoutMs: 15000, maxAgeSeconds: 86400, icons: { maxBytes: 1048576, timeoutMs: 5000, cacheEntries: 256, cacheBytes: 33554432, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 } });
+  assert.deepEqual({ ...defaults.maps, workers: 0 }, { dir: null, watch: true, definitions: {}, tileCacheMB: 256, rasterCacheMB: 128, rasterStore: 'none', rasterStoreDir: null, workers: 0, queue: 64, timeoutMs: 15000, maxAgeSeconds: 86400, icons: { maxBytes: 1048576, timeoutMs: 5000, cacheEntries: 256, cacheBytes: 33554432, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 } });
   assert.ok(defaults.maps.workers >= 1 && defaults.maps.workers <= 4);
 
   const file = path.join(tempDir(), 'meridian.json');
@@ -156,6 +157,7 @@ test('the maps settings have defaults, come from the file and the environment, a
   assert.deepEqual(fromFile.maps.icons, { maxBytes: 2048, timeoutMs: 5000, cacheEntries: 256, cacheBytes: 33554432, allowPrivateAddresses: false, maxPerRequest: 16, maxBytesPerRequest: 4194304, maxDownloads: 8, failureCacheMs: 30000 });
   assert.equal(loadConfig({ env: { MERIDIAN_MAPS_MAX_AGE: '60' } }).maps.maxAgeSeconds, 60);
   assert.equal(loadConfig({ env: { MERIDIAN_MAPS_DIR: '/srv/maps' } }).maps.dir, '/srv/maps');
+  assert.equal(loadConfig({ env: { MERIDIAN_MAPS_WATCH: 'false' } }).maps.watch, false);
   assert.equal(loadConfig({ env: { MERIDIAN_MAPS_ICON_CACHE_BYTES: '1024' } }).maps.icons.cacheBytes, 1024);
 
   const configFile = (maps: unknown) => {
@@ -174,5 +176,51 @@ test('the maps settings have defaults, come from the file and the environment, a
   ];
   for (const [sources, message] of cases) {
     assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), `${JSON.stringify(sources)}`);
+  }
+});
+
+/** A map definition file whose inline style is one background of `color`. */
+function writeBackgroundMap(dir: string, id: string, color: string): void {
+  const style = { version: 8, sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': color } }] };
+  writeFileSync(path.join(dir, `${id}.json`), JSON.stringify({ style }));
+}
+
+test('reload serves changed maps anew, adds and removes maps, and keeps the previous version of a map that no longer loads', async () => {
+  const dataDir = tempDir();
+  const dir = path.join(dataDir, 'maps');
+  mkdirSync(dir);
+  writeBackgroundMap(dir, 'blue', '#0000ff');
+  writeBackgroundMap(dir, 'red', '#ff0000');
+  writeBackgroundMap(dir, 'gone', '#000000');
+  const registry = await MapRegistry.open(config(dataDir), { log: new MemoryLog() });
+  try {
+    const red = registry.get('red')!;
+    const blue = registry.get('blue')!;
+    assert.deepEqual(await registry.reload(), [], 'nothing changed: nothing reloaded');
+    assert.equal(registry.get('red'), red, 'an unchanged map is the same object, its caches kept');
+
+    writeBackgroundMap(dir, 'red', '#cc0000');
+    writeBackgroundMap(dir, 'green', '#00ff00');
+    writeFileSync(path.join(dir, 'blue.json'), '{"style": ');
+    rmSync(path.join(dir, 'gone.json'));
+    const changes = await registry.reload();
+    assert.deepEqual(
+      changes.map(({ id, change }) => [id, change]),
+      [['blue', 'kept'], ['gone', 'removed'], ['green', 'added'], ['red', 'updated']],
+    );
+    assert.match(changes[0]!.message!, /blue\.json/, 'why the new definition does not load, naming the file');
+    assert.deepEqual(registry.ids(), ['blue', 'green', 'red']);
+    assert.equal(registry.get('blue'), blue, 'the previous version keeps serving');
+    assert.deepEqual(registry.loadErrors().map((error) => error.id), ['blue']);
+    const newRed = registry.get('red')!;
+    assert.notEqual(newRed.revision, red.revision);
+    assert.equal((newRed.style.layers[0] as BackgroundLayerSpecification).paint?.['background-color'], '#cc0000');
+    assert.equal(registry.get('gone'), undefined);
+
+    writeBackgroundMap(dir, 'blue', '#0000aa');
+    assert.deepEqual((await registry.reload()).map(({ id, change }) => [id, change]), [['blue', 'updated']], 'fixed: the new version serves');
+    assert.deepEqual(registry.loadErrors(), []);
+  } finally {
+    await registry.close();
   }
 });

@@ -131,7 +131,7 @@ export class RasterTiles {
     let rendering = this.rendering.get(key);
     if (!rendering) {
       rendering = this.pool
-        .metatile(map.id, { metatile, format, language })
+        .metatile(map, { metatile, format, language })
         .then(async (encoded) => {
           const tiles = new Map<string, KeptTile>();
           tilesOf(metatile).forEach(({ x, y }, i) => {
