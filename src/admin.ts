@@ -1,4 +1,5 @@
 import type { AccountStore } from './keys/accounts.js';
+import type { ApiKeyStore } from './keys/store.js';
 import type { UsageRecorder } from './keys/usage.js';
 import type { Config } from './config.js';
 import type { Database } from './platform/storage/database.js';
@@ -16,6 +17,8 @@ import { defaultVariables } from './weather/variables.js';
 export type AdminRequest =
   | { op: 'accounts.create'; name: string }
   | { op: 'accounts.list' }
+  | { op: 'accounts.rename'; accountId: string; name: string }
+  | { op: 'accounts.delete'; accountId: string }
   | { op: 'accounts.token'; accountId: string }
   | { op: 'accounts.revoke-token'; token: string }
   | { op: 'usage'; accountId?: string; keyId?: string; since?: string }
@@ -29,10 +32,17 @@ function checkUuid(what: string, value: string | undefined): void {
   if (value !== undefined && !uuid.test(value)) throw new ControlError(`${what} must be a UUID, got "${value}"`);
 }
 
+function accountName(value: unknown): string {
+  const name = String(value ?? '').trim();
+  if (!name || name.length > 200) throw new ControlError('Account name must be 1 to 200 characters');
+  return name;
+}
+
 export interface AdminServices {
   config: Config;
   db: Database;
   accounts: AccountStore;
+  keys: ApiKeyStore;
   usage: UsageRecorder;
   weather: WeatherCatalog;
   weatherDirectory: string;
@@ -42,10 +52,19 @@ export interface AdminServices {
 
 export async function runAdmin(services: AdminServices, request: AdminRequest): Promise<unknown> {
   switch (request.op) {
-    case 'accounts.create': {
-      const name = String(request.name ?? '').trim();
-      if (!name || name.length > 200) throw new ControlError('Account name must be 1 to 200 characters');
-      return services.accounts.create(name);
+    case 'accounts.create':
+      return services.accounts.create(accountName(request.name));
+    case 'accounts.rename': {
+      checkUuid('ACCOUNT', request.accountId);
+      const name = accountName(request.name);
+      if (!(await services.accounts.rename(request.accountId, name))) throw new ControlError(`No account ${request.accountId}`);
+      return { account_id: request.accountId, name };
+    }
+    case 'accounts.delete': {
+      checkUuid('ACCOUNT', request.accountId);
+      const deleted = await services.keys.deleteAccount(request.accountId);
+      if (!deleted) throw new ControlError(`No account ${request.accountId}`);
+      return { account_id: request.accountId, deleted: true, ...deleted };
     }
     case 'accounts.list':
       return services.accounts.list();

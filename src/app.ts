@@ -92,7 +92,7 @@ export async function openMeridian(config: Config): Promise<Meridian> {
       weather,
       weatherDirectory,
       prepareIngest,
-      admin: (request) => runAdmin({ config, db, accounts, usage, weather, weatherDirectory, prepareIngest }, request),
+      admin: (request) => runAdmin({ config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest }, request),
       async close() {
         try {
           await Promise.all([usage.close(), ingests.close()]);

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline/promises';
 import { createServer, openMeridian } from '../app.js';
 import type { AdminRequest } from '../admin.js';
+import type { AccountSummary } from '../keys/accounts.js';
 import type { IngestReport } from '../weather/ingest.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
@@ -102,6 +104,7 @@ export async function main(argv: string[]): Promise<number> {
         zooms: { type: 'string' },
         'tile-size': { type: 'string' },
         scale: { type: 'string' },
+        yes: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -223,6 +226,7 @@ export async function main(argv: string[]): Promise<number> {
       else process.stderr.write('Warning: a token given as an argument is visible to other users (ps) and kept in shell history; give it on standard input\n');
     }
     const request = adminRequest(command, sub, args, values);
+    if (request.op === 'accounts.delete' && !values.yes) await confirmDeletion(config, request.accountId);
     const result = await runAdmin(config, request);
     print(result);
     // An ingest that published some files but not others has not done what was asked.
@@ -292,12 +296,38 @@ function adminRequest(
       return { op: 'accounts.create', name: needs('NAME') };
     case 'list':
       return { op: 'accounts.list' };
+    case 'rename':
+      if (args.length !== 2) throw new UsageError('accounts rename needs ACCOUNT and NAME', ['accounts', 'rename']);
+      return { op: 'accounts.rename', accountId: args[0]!, name: args[1]! };
+    case 'delete':
+      return { op: 'accounts.delete', accountId: needs('ACCOUNT') };
     case 'token':
       return { op: 'accounts.token', accountId: needs('ACCOUNT') };
     case 'revoke-token':
       return { op: 'accounts.revoke-token', token: needs('TOKEN') };
     default:
       throw new UsageError(`Unknown accounts command "${sub ?? ''}"`);
+  }
+}
+
+/**
+ * Deleting an account cannot be undone: on a terminal the operator types the account's name, as
+ * hosting consoles ask; elsewhere (scripts, CI) only --yes deletes.
+ */
+async function confirmDeletion(config: Config, accountId: string): Promise<void> {
+  if (!process.stdin.isTTY) throw new UsageError('accounts delete needs --yes when standard input is not a terminal', ['accounts', 'delete']);
+  const accounts = (await runAdmin(config, { op: 'accounts.list' })) as AccountSummary[];
+  const account = accounts.find((candidate) => candidate.account_id === accountId);
+  if (!account) throw new ControlError(`No account ${accountId}`);
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(
+      `Delete account "${account.name}" (${accountId}) with its ${account.api_keys} API keys and ${account.service_tokens} service tokens? ` +
+        'This cannot be undone. Type the account name to confirm: ',
+    );
+    if (answer.trim() !== account.name) throw new ControlError('Not deleted: the name typed is not the account name');
+  } finally {
+    prompt.close();
   }
 }
 

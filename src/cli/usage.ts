@@ -33,6 +33,20 @@ export const commands: CommandHelp[] = [
   },
   { name: 'accounts list', synopsis: ['accounts list'], description: 'list accounts', options: [], examples: ['meridian accounts list'] },
   {
+    name: 'accounts rename',
+    synopsis: ['accounts rename ACCOUNT NAME'],
+    description: 'give an account another name',
+    options: [],
+    examples: ["meridian accounts rename 5f0c…-… 'Acme Maps EU'"],
+  },
+  {
+    name: 'accounts delete',
+    synopsis: ['accounts delete ACCOUNT [--yes]'],
+    description: 'delete an account with its API keys and service tokens (their usage counts stay, without names); asks for the account name on a terminal, needs --yes otherwise',
+    options: ['yes'],
+    examples: ['meridian accounts delete 5f0c…-…', 'meridian accounts delete 5f0c…-… --yes'],
+  },
+  {
     name: 'accounts token',
     synopsis: ['accounts token ACCOUNT'],
     description: 'issue another service token for an account',

@@ -53,6 +53,12 @@ export class AccountStore {
     return rows.length > 0;
   }
 
+  /** Gives the account another name; false when there is no such account. */
+  async rename(accountId: string, name: string): Promise<boolean> {
+    const rows = await this.db.query('UPDATE accounts SET name = $2 WHERE id = $1 RETURNING id', [accountId, name]);
+    return rows.length > 0;
+  }
+
   /** A further service token for the account; null when there is no such account. */
   async issueToken(accountId: string): Promise<string | null> {
     if (!(await this.exists(accountId))) return null;

@@ -174,6 +174,26 @@ export class ApiKeyStore {
     return true;
   }
 
+  /**
+   * Deletes an account with its keys and service tokens (its usage counts stay, without names);
+   * null when there is no such account. Here rather than with the accounts because every deleted
+   * key must be announced to the gates. The account row is locked first, so no key can be created
+   * for it meanwhile and leave unannounced by the cascade.
+   */
+  async deleteAccount(accountId: string): Promise<{ api_keys: number } | null> {
+    const hashes = await this.db.transaction(async (tx) => {
+      const [account] = await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+      if (!account) return null;
+      const deleted = await tx.query<{ token_hash: Uint8Array }>('DELETE FROM api_keys WHERE account_id = $1 RETURNING token_hash', [accountId]);
+      for (const { token_hash } of deleted) await this.announce(tx, token_hash);
+      await tx.query('DELETE FROM accounts WHERE id = $1', [accountId]);
+      return deleted.map((row) => row.token_hash);
+    });
+    if (!hashes) return null;
+    for (const hash of hashes) this.changed(hash);
+    return { api_keys: hashes.length };
+  }
+
   async findForGate(tokenHashHex: string): Promise<GateKey | null> {
     const [row] = await this.db.query<{
       id: string;

@@ -61,6 +61,19 @@ describe('the key gate', () => {
     assert.equal((await ping(server, `?key=${key.token}`)).status, 403);
   });
 
+  test('the keys of a deleted account are refused at once, though cached; its service tokens stop working', async () => {
+    const other = await newAccount(server.meridian, 'to delete');
+    const keys = [await server.meridian.keys.create(other.accountId, {}), await server.meridian.keys.create(other.accountId, {})];
+    for (const key of keys) assert.equal((await ping(server, `?key=${key.token}`)).status, 200);
+    assert.deepEqual(await server.meridian.admin({ op: 'accounts.delete', accountId: other.accountId }), { account_id: other.accountId, deleted: true, api_keys: 2 });
+    for (const key of keys) assert.equal((await ping(server, `?key=${key.token}`)).status, 403);
+    const listing = await server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: other.auth } });
+    assert.equal(listing.statusCode, 401, 'the service token went with the account');
+    assert.ok(!(await server.meridian.accounts.list()).some((account) => account.account_id === other.accountId));
+    await assert.rejects(server.meridian.admin({ op: 'accounts.delete', accountId: other.accountId }), /No account/);
+    assert.equal((await ping(server, '?key=' + (await newKey()).token)).status, 200, 'other accounts keep their keys');
+  });
+
   test('origin rules are checked against Origin, then Referer', async () => {
     const key = await newKey({ origins: ['example.com', '*.maps.test', 'https://secure.org', 'localhost:3000'] });
     const q = `?key=${key.token}`;
