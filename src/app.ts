@@ -194,7 +194,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await gate.start();
   meridian.usage.start();
 
-  const details = { epsg: epsgVersion() };
+  const details = { epsg: { value: epsgVersion(), description: 'the EPSG dataset version coordinates answer from (as `X-EPSG-Version`)' } };
   const engine = projInfo();
   publicApp.log.info({ proj: engine.projVersion, epsg: engine.epsgVersion, registry: engine.databasePath }, 'coordinates engine ready');
   const readyTimeoutMs = config.database.readyTimeoutMs;

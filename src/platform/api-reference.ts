@@ -27,6 +27,7 @@ type Schema = {
   additionalProperties?: boolean | Schema;
   oneOf?: Schema[];
   anyOf?: Schema[];
+  allOf?: Schema[];
   nullable?: boolean;
 };
 
@@ -84,6 +85,7 @@ export function describeType(schema: Schema | undefined): string {
   if (schema.enum) return schema.enum.map((value) => `\`${JSON.stringify(value)}\``).join(' or ');
   const union = schema.oneOf ?? schema.anyOf;
   if (union) return union.map(describeType).join(' or ');
+  if (schema.allOf) return 'object';
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
   let text = types.length ? types.join(' or ') : 'any';
   if (types.includes('array')) text = `array of ${describeType(schema.items)}`;
@@ -95,7 +97,7 @@ export function describeType(schema: Schema | undefined): string {
   else if (schema.maximum !== undefined) limits.push(`≤ ${schema.maximum}`);
   if (schema.maxLength !== undefined) limits.push(`${schema.minLength ?? 0}..${schema.maxLength} chars`);
   else if (schema.minLength) limits.push(`≥ ${schema.minLength} chars`);
-  if (schema.maxItems !== undefined) limits.push(`≤ ${schema.maxItems} items`);
+  if (schema.maxItems !== undefined) limits.push(schema.minItems === schema.maxItems ? `${schema.maxItems} items` : `≤ ${schema.maxItems} items`);
   if (schema.pattern) limits.push(`pattern \`${schema.pattern.replace(/`/g, "'")}\``);
   return limits.length ? `${text} (${limits.join(', ')})` : text;
 }
@@ -108,14 +110,35 @@ function explain(description: string | undefined, schema: Schema | undefined): s
   return `${sentence} Default: \`${JSON.stringify(schema.default)}\`.`.trim();
 }
 
-/** The fields of an object schema as table rows; nested objects are flattened with dotted names. */
-function fieldRows(schema: Schema, components: Record<string, Schema>, prefix = '', depth = 0): string[] {
+/** An object schema with the parts of an `allOf` merged: their properties and required fields. */
+function merged(schema: Schema, components: Record<string, Schema>): Schema | undefined {
   const target = schema.$ref ? components[refName(schema.$ref)] : schema;
-  if (!target?.properties || depth > 3) return [];
+  if (!target?.allOf) return target;
+  const parts = target.allOf.map((part) => merged(part, components)).filter((part): part is Schema => part !== undefined);
+  return {
+    type: 'object',
+    properties: Object.assign({}, ...parts.map((part) => part.properties ?? {})) as Record<string, Schema>,
+    required: parts.flatMap((part) => part.required ?? []),
+  };
+}
+
+/**
+ * The fields of an object schema as table rows; nested objects are flattened with dotted names,
+ * the objects of an array with `name[].`.
+ */
+function fieldRows(schema: Schema, components: Record<string, Schema>, prefix = '', depth = 0): string[] {
+  const target = merged(schema, components);
+  if (!target?.properties || depth > 5) return [];
   const required = new Set(target.required ?? []);
   return Object.entries(target.properties).flatMap(([name, field]) => {
     const row = `| \`${prefix}${name}\` | ${cell(describeType(field))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(explain(field.description, field))} |`;
-    const nested = field.type === 'object' && field.properties ? fieldRows(field, components, `${prefix}${name}.`, depth + 1) : [];
+    const items = field.type === 'array' && field.items && !field.items.$ref ? merged(field.items, components) : undefined;
+    const nested =
+      field.type === 'object' && field.properties
+        ? fieldRows(field, components, `${prefix}${name}.`, depth + 1)
+        : items?.properties
+          ? fieldRows(items, components, `${prefix}${name}[].`, depth + 1)
+          : [];
     return [row, ...nested];
   });
 }
@@ -161,9 +184,15 @@ function operationSection(method: string, path: string, operation: Operation, do
       lines.push(`| ${status} | ${cell(content || '—')} | ${cell(response.description ?? '')} |`);
     }
     lines.push('');
-    const success = responses.find(([status]) => status.startsWith('2'))?.[1].content?.['application/json']?.schema;
-    const rows = success && !success.$ref ? fieldRows(success, components) : [];
-    if (rows.length) lines.push('Response fields:', '', '| Field | Type | Required | Description |', '|---|---|---|---|', ...rows, '');
+    // The fields of each JSON body the operation declares itself (shared bodies have their own section).
+    const bodies = responses.flatMap(([status, response]) => {
+      const schema = response.content?.['application/json']?.schema;
+      const rows = schema && !schema.$ref ? fieldRows(schema, components) : [];
+      return rows.length ? [{ status, rows }] : [];
+    });
+    for (const { status, rows } of bodies) {
+      lines.push(bodies.length > 1 ? `Response fields (${status}):` : 'Response fields:', '', '| Field | Type | Required | Description |', '|---|---|---|---|', ...rows, '');
+    }
   }
   return lines;
 }

@@ -1,3 +1,4 @@
+import { Type, type Static } from '@sinclair/typebox';
 import { crsInfo } from '../coordinates/proj.js';
 import type { KeyframeRow } from './catalog.js';
 import { metresOfLatitude as mercatorY, metresOfLongitude as mercatorX } from '../platform/web-mercator.js';
@@ -6,9 +7,85 @@ import type { TileFormat } from './tiler.js';
 import { channelsOf, type VariableDefinition } from './variables.js';
 
 /**
- * The catalog entry of a variable (spec `CatalogResult`, plus the fields clients of the hosted
- * service read), built once per keyframe at ingest and stored with it.
+ * The catalog's shape (spec `WeatherCatalogResult`, `CatalogResult` and what they hold, plus the
+ * TileJSON-like fields clients of the hosted service read), declared once: the route's response
+ * schema, the OpenAPI document and so the console's generated types come from it, and `buildLayer`
+ * is checked against it. Objects allow further properties, so that a field added to stored layers
+ * is served before it is declared.
  */
+const open = { additionalProperties: true };
+const numbers = (description: string) => Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description });
+
+const tileMatrixSchema = Type.Object({
+  zoom_level: Type.Integer(),
+  matrix_width: Type.Integer(),
+  matrix_height: Type.Integer(),
+  tile_width: Type.Integer(),
+  tile_height: Type.Integer(),
+  pixel_x_size: Type.Number(),
+  pixel_y_size: Type.Number(),
+});
+
+const weatherVariableSchema = Type.Object(
+  {
+    name: Type.String({ description: 'human-friendly name' }),
+    description: Type.String(),
+    attribution: Type.String({ description: 'data attribution label' }),
+    variable_id: Type.String({ description: '`<variable>:<model>`: unique per forecast, for grouping' }),
+    decoding: Type.Object({
+      channels: Type.Union([Type.Literal('r'), Type.Literal('rg')], { description: 'channels the value is decoded from' }),
+      min: Type.Number({ description: 'the value of channel byte 0' }),
+      max: Type.Number({ description: 'the value of channel byte 255' }),
+    }),
+    unit: Type.String({ description: 'UDUNITS-readable unit of the decoded values' }),
+    release_timestamp: Type.String({ format: 'date-time', description: 'reference time of the model run' }),
+    timestamp: Type.String({ format: 'date-time', description: 'the moment the first keyframe depicts' }),
+  },
+  open,
+);
+
+/** One variable's layer as stored per keyframe (everything of `CatalogResult` but `keyframes`). */
+export const layerSchema = Type.Object(
+  {
+    '@version': Type.String(),
+    type: Type.String(),
+    tile_type: Type.String(),
+    spatial_ref_sys: Type.Object({ auth_name: Type.String(), auth_srid: Type.String(), wkt: Type.String() }),
+    bounds: numbers('bounds of the data in the projection (EPSG:3857 metres): west, south, east, north'),
+    tile_format: Type.Union([Type.Literal('png'), Type.Literal('webp')]),
+    tile_matrix_set: Type.Object({ bounds: numbers('bounds of the pyramid, EPSG:3857 metres'), items: Type.Array(tileMatrixSchema) }),
+    metadata: Type.Object(
+      {
+        weather_variable: weatherVariableSchema,
+        format: Type.String(),
+        scheme: Type.String(),
+        title: Type.String(),
+        bounds: numbers('bounds of the data in degrees: west, south, east, north'),
+        center: Type.Array(Type.Number(), { minItems: 3, maxItems: 3, description: 'longitude, latitude, zoom' }),
+        minzoom: Type.Integer(),
+        maxzoom: Type.Integer(),
+      },
+      open,
+    ),
+  },
+  open,
+);
+export type Layer = Static<typeof layerSchema>;
+
+const keyframeSchema = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'the keyframe, as in `/tiles/{keyframe}/…`' }),
+  timestamp: Type.String({ format: 'date-time', description: 'the moment it depicts' }),
+});
+
+/** `GET /weather/latest.json`. */
+export const catalogSchema = Type.Object({
+  variables: Type.Array(Type.Intersect([layerSchema, Type.Object({ keyframes: Type.Array(keyframeSchema, { description: 'in time order' }) })]), {
+    description: 'every variable of the latest complete run of each model',
+  }),
+});
+export type Catalog = Static<typeof catalogSchema>;
+
+/** What a keyframe's layer is built from, once per keyframe at ingest. */
 export interface LayerInput {
   variable: VariableDefinition;
   model: string;
@@ -26,7 +103,7 @@ export function variableId(variable: VariableDefinition, model: string): string 
 
 let webMercatorWkt: string | undefined;
 
-export function buildLayer(input: LayerInput): Record<string, unknown> {
+export function buildLayer(input: LayerInput): Layer {
   webMercatorWkt ??= crsInfo(3857).exports.wkt ?? '';
   const { variable, bounds, maxZoom } = input;
   const mercatorBounds = [mercatorX(bounds.west), mercatorY(bounds.south), mercatorX(bounds.east), mercatorY(bounds.north)];
@@ -79,7 +156,7 @@ export function buildLayer(input: LayerInput): Record<string, unknown> {
  * `latest.json`: one entry per variable, its layer as of its first keyframe, with every keyframe
  * in time order. The entry's own `timestamp` is that of the first keyframe.
  */
-export function presentCatalog(rows: readonly KeyframeRow[]): { variables: Record<string, unknown>[] } {
+export function presentCatalog(rows: readonly KeyframeRow[]): Catalog {
   const byVariable = new Map<string, KeyframeRow[]>();
   for (const row of rows) {
     const list = byVariable.get(row.variable_id) ?? [];
@@ -88,7 +165,8 @@ export function presentCatalog(rows: readonly KeyframeRow[]): { variables: Recor
   }
   return {
     variables: [...byVariable.values()].map((keyframes) => ({
-      ...keyframes[0]!.layer,
+      // Stored by buildLayer at ingest.
+      ...(keyframes[0]!.layer as Layer),
       keyframes: keyframes.map((row) => ({ id: row.id, timestamp: row.valid_time.toISOString() })),
     })),
   };

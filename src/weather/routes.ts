@@ -5,6 +5,7 @@ import { NotFoundError } from '../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { WeatherCatalog } from './catalog.js';
 import { CatalogMemory } from './catalog-memory.js';
+import { catalogSchema } from './layer.js';
 import { tileSize } from './mercator.js';
 import { Lru } from '../platform/lru.js';
 import { openArchive, type Archive } from '../platform/pmtiles.js';
@@ -74,12 +75,7 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
         querystring: { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } },
         ...gatedRoute,
         response: {
-          200: {
-            description: 'WeatherCatalogResult',
-            type: 'object',
-            required: ['variables'],
-            properties: { variables: { type: 'array', items: { type: 'object', additionalProperties: true } } },
-          },
+          200: { description: 'WeatherCatalogResult', ...catalogSchema },
           ...gatedRoute.response,
         },
       },

@@ -15,7 +15,6 @@ export async function buildKeyframe(directory: string, field: GriddedField, inpu
   const { variable, maxZoom, format } = input;
   const tiles = await tilePyramid(field, { min: variable.min, max: variable.max }, maxZoom, format);
   const layer = buildLayer({ ...input, bounds: field.bounds });
-  const meta = layer.metadata as { center: [number, number, number] };
   const archive = `${id}.pmtiles`;
   await mkdir(directory, { recursive: true });
   await writeArchive(path.join(directory, archive), tiles, {
@@ -23,7 +22,7 @@ export async function buildKeyframe(directory: string, field: GriddedField, inpu
     minZoom: 0,
     maxZoom,
     bounds: [field.bounds.west, field.bounds.south, field.bounds.east, field.bounds.north],
-    center: meta.center,
+    center: layer.metadata.center as [number, number, number],
     metadata: layer,
   });
   return { id, variableId: variableId(variable, input.model), validTime: input.validTime, archive, layer };

@@ -54,6 +54,47 @@ test('each operation is listed under its tag with authentication, parameters, bo
   assert.match(md, /Authentication: none\./);
 });
 
+test('response fields reach into arrays of objects and allOf parts, and each status with a body of its own has its table', () => {
+  const md = renderApiReference({
+    paths: {
+      '/catalog': {
+        get: {
+          responses: {
+            '200': {
+              description: 'The catalog',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['items'],
+                    properties: {
+                      items: {
+                        type: 'array',
+                        items: {
+                          allOf: [
+                            { type: 'object', required: ['name'], properties: { name: { type: 'string' }, size: { type: 'object', properties: { bytes: { type: 'integer' } } } } },
+                            { type: 'object', properties: { frames: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } } } },
+                          ],
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            '503': { description: 'Down', content: { 'application/json': { schema: { type: 'object', properties: { status: { enum: ['unavailable'] } } } } } },
+          },
+        },
+      },
+    },
+  });
+  assert.match(md, /Response fields \(200\):\n\n.*\n.*\n\| `items` \| array of object \| yes \|/);
+  assert.match(md, /\| `items\[\]\.name` \| string \| yes \|/);
+  assert.match(md, /\| `items\[\]\.size\.bytes` \| integer \| no \|/);
+  assert.match(md, /\| `items\[\]\.frames\[\]\.id` \| string \(uuid\) \| yes \|/);
+  assert.match(md, /Response fields \(503\):\n\n.*\n.*\n\| `status` \| `"unavailable"` \| no \|/);
+});
+
 test('types name their limits and enumerations in one line', () => {
   assert.equal(describeType({ type: 'string', enum: undefined, format: 'uuid' }), 'string (uuid)');
   assert.equal(describeType({ enum: ['png', 'webp'] }), '`"png"` or `"webp"`');

@@ -53,6 +53,14 @@ test('the OpenAPI document is generated from the route schemas and covers every 
         for (const status of ['403', '429', '503']) assert.ok(operation.responses[status], `${method} ${path} documents ${status}`);
       }
     }
+    // The catalog is typed down to its keyframes, so generated clients read them without casts.
+    type Json = { [name: string]: Json } & Json[];
+    const bodyOf = (path: string) => (JSON.parse(response.body) as Json).paths![path]!.get!.responses!['200']!.content!['application/json']!.schema!;
+    const entry = bodyOf('/weather/latest.json').properties!.variables!.items!;
+    const keyframe = entry.allOf!.find((part) => part.properties!.keyframes)!.properties!.keyframes!.items!;
+    assert.deepEqual(keyframe.required, ['id', 'timestamp']);
+    assert.equal(keyframe.properties!.id!.format, 'uuid');
+    assert.deepEqual(bodyOf('/ready').required, ['status', 'database', 'epsg']);
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'serviceToken']);
     assert.deepEqual(doc.paths['/ping']!.get!.security, [{ apiKey: [] }]);
     assert.deepEqual(doc.paths['/v1/api_keys']!.get!.security, [{ serviceToken: [] }]);
@@ -87,6 +95,7 @@ test('readiness is 503 when storage is unreachable', async () => {
   try {
     const response = await server.server.public.inject({ method: 'GET', url: '/ready' });
     assert.equal(response.statusCode, 503);
+    assert.deepEqual(response.json(), { status: 'unavailable', database: db.kind }, 'exactly the fields docs/api.md lists');
   } finally {
     db.query = query;
     await server.close();

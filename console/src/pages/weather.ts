@@ -9,23 +9,12 @@ import { gated, type ApiKey, type ResponseOf } from '../api.js';
 import { field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { basemapStyle, createMap } from '../map-view.js';
-import { keyframesAround, magnitude, windFrom, type Decoding, type Keyframe } from '../weather-decode.js';
+import { keyframesAround, magnitude, windFrom } from '../weather-decode.js';
 import { legend, rampOf } from '../weather-ramps.js';
 import { momentTiles, valueAt, type WeatherMoment } from '../weather-tiles.js';
 
-/**
- * The parts of a catalog entry (`/weather/latest.json`) the viewer reads. The route's schema leaves
- * the entries open (any object), so the console describes what it reads here (a type, not an
- * interface, so that the open objects of the generated type can be taken as it).
- */
-type CatalogEntry = {
-  tile_format: string;
-  keyframes: Keyframe[];
-  metadata: {
-    maxzoom: number;
-    weather_variable: { name: string; variable_id: string; unit: string; attribution: string; decoding: Decoding; release_timestamp: string };
-  };
-};
+/** A catalog entry (`/weather/latest.json`), as the route's schema declares it. */
+type CatalogEntry = ResponseOf<'/weather/latest.json'>['variables'][number];
 
 /** The time slider moves in steps of this many minutes. */
 const stepMinutes = 5;
@@ -119,7 +108,7 @@ export function renderWeather(main: HTMLElement): () => void {
     key = chosenKey;
     message.clear();
     try {
-      entries = (await gated<ResponseOf<'/weather/latest.json'>>('/weather/latest.json', key.token)).variables as CatalogEntry[];
+      entries = (await gated<ResponseOf<'/weather/latest.json'>>('/weather/latest.json', key.token)).variables;
     } catch (error) {
       message.error(`Cannot read the weather catalog with this key: ${(error as Error).message}`);
       return;
