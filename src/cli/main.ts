@@ -211,7 +211,7 @@ export async function main(argv: string[]): Promise<number> {
         );
         return 0;
       }
-      print(await buildWorld(path.resolve(values.out ?? MapRegistry.folderOf(config))));
+      print(await buildWorld(path.resolve(values.out ?? MapRegistry.folderOf(config)), { progress: progressOn(process.stderr) }));
       return 0;
     }
     if (command === 'migrate') {

@@ -18,7 +18,8 @@ import {
 import { countryLabelFeatures, marineFeatures, placeFeatures, readCities, type LabelProperties } from './labels.js';
 import type { PartTask } from './tile-worker.js';
 import { countryColors, readNaturalEarth, type NaturalEarth, type NaturalEarthScale } from './natural-earth.js';
-import { partsOf, type LayerFeatures } from './tiles.js';
+import { PART_UNITS, partsOf, type LayerFeatures } from './tiles.js';
+import { silentProgress, type Progress } from '../../platform/progress.js';
 
 /**
  * Builds the default `world` map: Natural Earth and GSHHG into a PMTiles archive of vector tiles,
@@ -28,6 +29,7 @@ import { partsOf, type LayerFeatures } from './tiles.js';
 export interface BuildOptions {
   /** The archive's last zoom (default 8); clients over-zoom past it. */
   maxzoom?: number;
+  progress?: Progress;
 }
 
 export interface BuiltWorld {
@@ -55,7 +57,7 @@ function bandsTo<T>(bands: readonly Band<T>[], maxzoom: number): Band<T>[] {
 }
 
 /** Cuts the parts in worker threads, one per core, while this thread clips the next parts. */
-async function cutAll(layers: LayerFeatures[], maxzoom: number): Promise<Tile[]> {
+async function cutAll(layers: LayerFeatures[], maxzoom: number, progress: Progress): Promise<Tile[]> {
   const pool = new Piscina<PartTask, Tile[]>({
     filename: new URL('./tile-worker.js', import.meta.url).href,
     maxThreads: availableParallelism(),
@@ -64,13 +66,22 @@ async function cutAll(layers: LayerFeatures[], maxzoom: number): Promise<Tile[]>
   });
   const tiles: Tile[] = [];
   const jobs: Promise<void>[] = [];
+  let done = 0;
+  progress.phase('Cutting tiles', PART_UNITS);
   try {
-    for (const [part, features] of partsOf(layers, maxzoom)) {
-      jobs.push(pool.run({ part, layers: features }).then((cut) => void tiles.push(...cut)));
+    for (const [part, features, units] of partsOf(layers, maxzoom)) {
+      jobs.push(
+        pool.run({ part, layers: features }).then((cut) => {
+          tiles.push(...cut);
+          done += units;
+          progress.update(done);
+        }),
+      );
       // Let the pool hand the part to a thread before clipping the next.
       await new Promise(setImmediate);
     }
     await Promise.all(jobs);
+    progress.update(PART_UNITS);
   } finally {
     await Promise.allSettled(jobs);
     await pool.destroy();
@@ -85,6 +96,8 @@ async function cutAll(layers: LayerFeatures[], maxzoom: number): Promise<Tile[]>
 export async function buildWorld(outDir: string, options: BuildOptions = {}): Promise<BuiltWorld> {
   const maxzoom = options.maxzoom ?? 8;
   if (!Number.isInteger(maxzoom) || maxzoom < 0 || maxzoom > 8) throw new RangeError('maxzoom must be an integer from 0 to 8');
+  const progress = options.progress ?? silentProgress;
+  progress.phase('Reading Natural Earth and GSHHG');
   const neBands = bandsTo(naturalEarthBands, maxzoom);
   const gsBands = bandsTo(gshhgBands, maxzoom);
   // gmt dumps GSHHG in other processes while this one reads Natural Earth.
@@ -109,7 +122,8 @@ export async function buildWorld(outDir: string, options: BuildOptions = {}): Pr
           : gshhgFeatures(spec.id, gshhg.get(band.data as GshhgResolution)!, band.maxzoom),
     })),
   }));
-  const tiles = await cutAll(layers, maxzoom);
+  const tiles = await cutAll(layers, maxzoom, progress);
+  progress.phase('Writing the archive');
 
   const folder = path.join(outDir, 'world');
   await mkdir(folder, { recursive: true });
@@ -141,6 +155,7 @@ export async function buildWorld(outDir: string, options: BuildOptions = {}): Pr
   await writeJson(stylePathOut, style);
   const definition = path.join(outDir, 'world.json');
   await writeJson(definition, { style: 'world/style.json', formats: ['png', 'jpg', 'webp'], attribution, minzoom: 0, maxzoom: 22 });
+  progress.end();
   return {
     definition,
     style: stylePathOut,

@@ -172,21 +172,34 @@ function within(layers: readonly LayerFeatures[], from: number, to: number, box:
   }));
 }
 
+/** What `partsOf` divides the work into: the top part, and each tile at `regionZoom`. */
+export const PART_UNITS = 1 + 4 ** regionZoom;
+
 /**
  * The parts of the pyramid down to maxzoom, each with what lies in it: the zooms above
  * `regionZoom` as one part, then each tile's subtree at `regionZoom`. Features are clipped level by
  * level (each tile's from its parent's), so a large feature is not clipped whole for every part.
+ * Each part comes with the units of work (of `PART_UNITS`) it stands for: its own, and those of the
+ * empty subtrees passed over since the previous part, so that counting them tells the progress.
  */
-export function* partsOf(layers: readonly LayerFeatures[], maxzoom: number): Generator<[Part, LayerFeatures[]]> {
+export function* partsOf(layers: readonly LayerFeatures[], maxzoom: number): Generator<[Part, LayerFeatures[], number]> {
   const top = Math.min(maxzoom, regionZoom - 1);
-  yield [{ z: 0, x: 0, y: 0, maxzoom: top }, within(layers, 0, top, null)];
-  if (maxzoom < regionZoom) return;
-  function* descend(z: number, x: number, y: number, parent: LayerFeatures[]): Generator<[Part, LayerFeatures[]]> {
+  if (maxzoom < regionZoom) {
+    yield [{ z: 0, x: 0, y: 0, maxzoom: top }, within(layers, 0, top, null), PART_UNITS];
+    return;
+  }
+  yield [{ z: 0, x: 0, y: 0, maxzoom: top }, within(layers, 0, top, null), 1];
+  let passed = 0;
+  function* descend(z: number, x: number, y: number, parent: LayerFeatures[]): Generator<[Part, LayerFeatures[], number]> {
     const part = { z, x, y, maxzoom };
     const own = within(parent, regionZoom, maxzoom, partBox(part));
-    if (own.every((layer) => layer.bands.every((band) => band.features.length === 0))) return;
+    if (own.every((layer) => layer.bands.every((band) => band.features.length === 0))) {
+      passed += 4 ** (regionZoom - z);
+      return;
+    }
     if (z === regionZoom) {
-      yield [part, own];
+      yield [part, own, 1 + passed];
+      passed = 0;
       return;
     }
     for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) yield* descend(z + 1, 2 * x + dx, 2 * y + dy, own);

@@ -10,22 +10,37 @@ import { parseDefinition } from '../../../src/maps/definition.js';
 import { buildWorld, stylePath, type BuiltWorld } from '../../../src/tools/world/build.js';
 import { layerSpecs } from '../../../src/tools/world/layers.js';
 import { openArchive, type Archive } from '../../../src/platform/pmtiles.js';
+import { progressOn } from '../../../src/platform/progress.js';
 
 // A small world, zooms 0 to 3 from the coarser data: the top part and the parts below are both cut.
 const maxzoom = 3;
 let dir: string;
 let built: BuiltWorld;
 let archive: Archive;
+/** What the build's progress wrote, as off a terminal. */
+let progressText = '';
 
 before(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'meridian-world-'));
-  built = await buildWorld(dir, { maxzoom });
+  built = await buildWorld(dir, { maxzoom, progress: progressOn({ write: (text: string) => (progressText += text) }) });
   archive = await openArchive(built.archive);
 });
 
 after(async () => {
   await archive?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+test('the build shows its phases and how far the cutting is, to 100%', () => {
+  const lines = progressText.trim().split('\n');
+  assert.equal(lines[0], 'Reading Natural Earth and GSHHG…');
+  const cutting = lines.filter((line) => line.startsWith('Cutting tiles'));
+  const percents = cutting.flatMap((line) => /: (\d+)%/.exec(line)?.[1] ?? []).map(Number);
+  assert.ok(percents.length >= 3, `several steps: ${cutting.join(' | ')}`);
+  assert.deepEqual(percents, [...percents].sort((a, b) => a - b), 'never backwards');
+  assert.ok(percents.some((percent) => percent > 0 && percent < 100), 'steps between the ends');
+  assert.ok(lines.some((line) => /^Cutting tiles: done in \d+ s$/.test(line)), lines.join('\n'));
+  assert.ok(lines.some((line) => line.startsWith('Writing the archive')));
 });
 
 async function tile(z: number, x: number, y: number): Promise<VectorTile> {
