@@ -207,7 +207,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const stopWatchingMaps = config.maps.watch ? watchMaps(maps, MapRegistry.folderOf(config), publicApp.log) : () => {};
   const pool = new RenderPool(config, metrics);
-  await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons), maxAgeSeconds: config.maps.maxAgeSeconds });
+  await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons, metrics), maxAgeSeconds: config.maps.maxAgeSeconds });
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });

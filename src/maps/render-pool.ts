@@ -3,23 +3,69 @@
  * (platform/worker-pool.ts) so that a large render never stalls the server.
  */
 
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { Metrics } from '../platform/metrics.js';
-import { WorkerPool } from '../platform/worker-pool.js';
+import { IDLE_TIMEOUT_MS, WorkerPool } from '../platform/worker-pool.js';
 import type { RegistrySettings } from './registry.js';
 import type { StaticImageJob } from './static/static-image.js';
-import type { MapVersion, WorkerTask } from './render-worker.js';
+import type { CacheReport, MapVersion, WorkerTask } from './render-worker.js';
 import type { MetatileJob } from './raster/metatile-image.js';
+
+/**
+ * What the render threads' tile caches hold and how their lookups went, for the metrics: each
+ * thread reports after its tasks on a channel of its pool's own; a thread not heard from for longer
+ * than the pool lets a thread idle has ended, and its cache with it.
+ */
+class RenderCaches {
+  private readonly channel: BroadcastChannel;
+  private readonly threads = new Map<number, { report: CacheReport; at: number }>();
+
+  constructor(
+    readonly name: string,
+    metrics: Metrics,
+  ) {
+    this.channel = new BroadcastChannel(name);
+    this.channel.unref();
+    this.channel.onmessage = (event) => {
+      const report = (event as { data: CacheReport }).data;
+      const previous = this.threads.get(report.thread)?.report;
+      metrics.cacheLookup('render-tiles', true, report.hits - (previous?.hits ?? 0));
+      metrics.cacheLookup('render-tiles', false, report.misses - (previous?.misses ?? 0));
+      this.threads.set(report.thread, { report, at: Date.now() });
+    };
+    metrics.watchCache('render-tiles', () => {
+      let entries = 0;
+      let bytes = 0;
+      for (const [thread, { report, at }] of this.threads) {
+        if (Date.now() - at > IDLE_TIMEOUT_MS + 10_000) {
+          this.threads.delete(thread);
+          continue;
+        }
+        entries += report.entries;
+        bytes += report.bytes;
+      }
+      return { entries, bytes };
+    });
+  }
+
+  close(): void {
+    this.channel.close();
+  }
+}
 
 export class RenderPool {
   private readonly pool: WorkerPool<WorkerTask, Uint8Array | Uint8Array[]>;
+  private readonly caches: RenderCaches | undefined;
 
   constructor(config: RegistrySettings, metrics?: Metrics) {
+    this.caches = metrics ? new RenderCaches(`meridian-render-caches-${randomUUID()}`, metrics) : undefined;
     this.pool = new WorkerPool<WorkerTask, Uint8Array | Uint8Array[]>({
       filename: new URL('./render-worker.js', import.meta.url),
       threads: config.maps.workers,
       queue: config.maps.queue,
       timeoutMs: config.maps.timeoutMs,
-      workerData: { config: { dataDir: config.dataDir, maps: config.maps } satisfies RegistrySettings },
+      workerData: { config: { dataDir: config.dataDir, maps: config.maps } satisfies RegistrySettings, cacheReports: this.caches?.name ?? null },
       tasks: 'renders',
       ...(metrics ? { onRun: (task: WorkerTask, seconds: number) => metrics.renderTime(task.kind, seconds) } : {}),
     });
@@ -47,6 +93,7 @@ export class RenderPool {
   }
 
   close(): Promise<void> {
+    this.caches?.close();
     return this.pool.close();
   }
 }

@@ -5,7 +5,7 @@
  * to hundreds of milliseconds each).
  */
 
-import { workerData } from 'node:worker_threads';
+import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { move } from 'piscina';
 import { glyphRangePbf } from '../render/glyphs/pbf.js';
 import { installedFonts, MapRegistry, type LoadedMap, type RegistrySettings } from './registry.js';
@@ -23,8 +23,19 @@ export type WorkerTask =
   | { kind: 'metatile'; map: MapVersion; job: MetatileJob }
   | { kind: 'glyphs'; fontstack: string[]; start: number };
 
+/** What a thread's tile cache holds, and its lookups so far (see RenderPool). */
+export interface CacheReport {
+  thread: number;
+  entries: number;
+  bytes: number;
+  hits: number;
+  misses: number;
+}
+
 /** The maps section and the data folder only: no secrets reach the render threads. */
-const config = (workerData as { config: RegistrySettings }).config;
+const { config, cacheReports } = workerData as { config: RegistrySettings; cacheReports: string | null };
+const reports = cacheReports === null ? null : new BroadcastChannel(cacheReports);
+reports?.unref();
 let registry: Promise<MapRegistry> | undefined;
 /** Revisions this thread reloaded for: asked for again, the maps are not read again. */
 const reloadedFor = new Set<string>();
@@ -51,6 +62,15 @@ async function loadedMap(version: MapVersion): Promise<LoadedMap> {
 export default async function run(task: WorkerTask): Promise<unknown> {
   if (task.kind === 'glyphs') return move(glyphRangePbf(installedFonts(config.dataDir), task.fontstack, task.start));
   const map = await loadedMap(task.map);
+  try {
+    return await draw(map, task);
+  } finally {
+    const { cache } = await registry!;
+    reports?.postMessage({ thread: threadId, entries: cache.size, bytes: cache.bytes, ...cache.lookups } satisfies CacheReport);
+  }
+}
+
+async function draw(map: LoadedMap, task: Exclude<WorkerTask, { kind: 'glyphs' }>): Promise<unknown> {
   // A few tiles of tens of kilobytes: copied back rather than moved one by one.
   if (task.kind === 'metatile') return (await renderMetatile(map, task.job)).map((bytes) => new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const bytes = await renderStaticImage(map, task.job);

@@ -202,8 +202,9 @@ export class Metrics {
     this.tileSeconds.observe({ origin }, seconds);
   }
 
-  cacheLookup(cache: string, hit: boolean): void {
-    this.cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' });
+  /** One lookup, or `count` of them (counts reported by other threads). */
+  cacheLookup(cache: string, hit: boolean, count = 1): void {
+    this.cacheLookups.inc({ cache, result: hit ? 'hit' : 'miss' }, count);
   }
 
   keyRefused(reason: KeyRefusal): void {

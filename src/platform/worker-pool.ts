@@ -26,6 +26,8 @@ export interface WorkerPoolOptions<Task = unknown> {
 }
 
 const retryAfterSeconds = '1';
+/** A thread with no task for this long ends (and with it what it kept in memory). */
+export const IDLE_TIMEOUT_MS = 60_000;
 /** Run times the wait estimate averages over. */
 const RECENT_RUNS = 32;
 
@@ -42,7 +44,7 @@ export class WorkerPool<Task, Result> {
       filename: options.filename.href,
       minThreads: 0,
       maxThreads: options.threads,
-      idleTimeout: 60_000,
+      idleTimeout: IDLE_TIMEOUT_MS,
       workerData: options.workerData,
     });
   }

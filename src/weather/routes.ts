@@ -9,6 +9,7 @@ import { catalogSchema } from './layer.js';
 import { tileSize } from './mercator.js';
 import { Lru } from '../platform/lru.js';
 import { openArchive, type Archive } from '../platform/pmtiles.js';
+import type { Metrics } from '../platform/metrics.js';
 
 const contentTypes = { png: 'image/png', webp: 'image/webp' } as const;
 
@@ -20,10 +21,16 @@ class ArchivePool {
     onEvict: (archive) => void archive.then((a) => a?.close()),
   });
 
-  constructor(private readonly directory: string) {}
+  constructor(
+    private readonly directory: string,
+    private readonly metrics: Metrics,
+  ) {
+    metrics.watchCache('weather-archives', () => ({ entries: this.open.size }));
+  }
 
   get(file: string): Promise<Archive | null> {
     const cached = this.open.get(file);
+    this.metrics.cacheLookup('weather-archives', cached !== undefined);
     if (cached) return cached;
     // A file removed by retention, or never written, is simply not there.
     const opening = openArchive(path.join(this.directory, file)).catch(() => null);
@@ -56,7 +63,7 @@ function emptyTile(format: 'png' | 'webp'): Promise<Buffer> {
 
 /** Weather (spec 4.3): the catalog and the tiles of its keyframes, behind the API-key gate. */
 export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; directory: string }): Promise<void> {
-  const archives = new ArchivePool(options.directory);
+  const archives = new ArchivePool(options.directory, app.metrics);
   const memory = new CatalogMemory(options.catalog);
   const unwatch = await options.catalog.watch(() => memory.changed());
   app.addHook('onRequest', options.gate.hook);

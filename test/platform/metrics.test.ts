@@ -134,6 +134,16 @@ describe('metrics on the public listener behind metrics.token', () => {
     assert.equal(delta('meridian_raster_tile_duration_seconds_count{origin="memory"}'), 1);
     assert.equal(delta('meridian_render_duration_seconds_count{kind="metatile"}'), 1);
     assert.ok(sample(after, 'meridian_cache_bytes{cache="raster-tiles"}') > 0);
+    // The render thread reports its tile cache after the task, on a channel: it arrives shortly.
+    let threads = after;
+    for (let attempt = 0; attempt < 50 && sample(threads, 'meridian_cache_entries{cache="render-tiles"}') === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      threads = await scrape();
+    }
+    assert.ok(sample(threads, 'meridian_cache_entries{cache="render-tiles"}') > 0, 'tiles kept by the render thread');
+    assert.ok(sample(threads, 'meridian_cache_bytes{cache="render-tiles"}') > 0);
+    assert.ok(sample(threads, 'meridian_cache_lookups_total{cache="render-tiles",result="miss"}') > 0, 'the render thread loaded tiles');
+    for (const cache of ['icons', 'weather-archives', 'sprites', 'glyphs']) assert.match(threads, new RegExp(`meridian_cache_entries\\{cache="${cache}"\\} \\d+`), cache);
   });
 
   test('key refusals are counted by reason and logged with the key id, never the token', async () => {

@@ -16,6 +16,7 @@ import sharp from 'sharp';
 import { HttpClient, HttpClientError } from '../../platform/http-client.js';
 import { Lru } from '../../platform/lru.js';
 import { ApiError } from '../../platform/errors.js';
+import type { Metrics } from '../../platform/metrics.js';
 import type { MapsConfig } from '../config.js';
 
 export type IconLimits = MapsConfig['icons'];
@@ -54,9 +55,13 @@ export class IconLoader {
   private downloading = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly limits: IconLimits) {
+  constructor(
+    private readonly limits: IconLimits,
+    private readonly metrics?: Metrics,
+  ) {
     // An icon may be a kilobyte or a megabyte: the entry count alone would not bound the memory.
     this.cache = new Lru(limits.cacheEntries, { weigh: (bytes) => bytes.byteLength, maxWeight: limits.cacheBytes });
+    metrics?.watchCache('icons', () => ({ entries: this.cache.size, bytes: this.cache.weight }));
     this.failures = new Lru(limits.cacheEntries, { ttlMs: limits.failureCacheMs });
     this.client = new HttpClient({
       allowPrivateAddresses: limits.allowPrivateAddresses,
@@ -81,6 +86,7 @@ export class IconLoader {
   /** An icon from the cache, or downloaded when a download slot is free and the image's byte budget allows. */
   private async one(url: string, budget: { downloaded: number }): Promise<Uint8Array> {
     const cached = this.cache.get(url);
+    this.metrics?.cacheLookup('icons', cached !== undefined);
     if (cached) return cached;
     const failed = this.failures.get(url);
     if (failed !== undefined) throw new ApiError(failed);

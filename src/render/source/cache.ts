@@ -63,8 +63,15 @@ export class TileCache {
   private readonly entries = new Map<string, Entry>();
   private readonly loading = new Map<string, Promise<Tile | null>>();
   private total = 0;
+  /** Lookups answered from memory (a kept tile, or one being loaded) and lookups that loaded. */
+  private counted = { hits: 0, misses: 0 };
 
   constructor(readonly maxBytes: number) {}
+
+  /** Lookups since the cache was made. */
+  get lookups(): Readonly<{ hits: number; misses: number }> {
+    return this.counted;
+  }
 
   /** Bytes held by the kept tiles (as estimated by tileBytes) and what was derived from them. */
   get bytes(): number {
@@ -83,12 +90,17 @@ export class TileCache {
   get(key: string, load: () => Promise<Tile | null>): Promise<Tile | null> {
     const entry = this.entries.get(key);
     if (entry) {
+      this.counted.hits++;
       this.entries.delete(key);
       this.entries.set(key, entry);
       return Promise.resolve(entry.tile);
     }
     const pending = this.loading.get(key);
-    if (pending) return pending;
+    if (pending) {
+      this.counted.hits++;
+      return pending;
+    }
+    this.counted.misses++;
     const loaded = load().then(
       (tile) => {
         this.loading.delete(key);
