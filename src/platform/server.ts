@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { PlatformConfig } from './config.js';
 import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from './errors.js';
@@ -57,6 +57,33 @@ function validators(shared: readonly SharedSchema[]) {
 }
 
 /**
+ * A compressed body is another representation of the resource than the bytes its ETag was made
+ * of: its tag becomes weak, as web servers do, so that no cache takes one encoding's bytes for the
+ * other's. (If-None-Match compares weakly, so the tag a client sends back still matches.) Bodies a
+ * route sends compressed itself (tiles stored gzipped) keep their tag: it is that of their bytes.
+ */
+function weakenCompressedTags(app: FastifyInstance): void {
+  const encodedByRoute = new WeakSet<FastifyReply>();
+  app.addHook('onRoute', (route) => {
+    const hooks = [route.onSend ?? []].flat();
+    route.onSend = [
+      async (_request, reply, payload) => {
+        if (reply.getHeader('content-encoding') !== undefined) encodedByRoute.add(reply);
+        return payload;
+      },
+      ...hooks,
+      async (_request, reply, payload) => {
+        const etag = reply.getHeader('etag');
+        if (typeof etag === 'string' && !etag.startsWith('W/') && reply.getHeader('content-encoding') !== undefined && !encodedByRoute.has(reply)) {
+          reply.header('etag', `W/${etag}`);
+        }
+        return payload;
+      },
+    ];
+  });
+}
+
+/**
  * What responses are compressed: JSON, text (HTML, CSS, the metrics), JavaScript, XML (WMTS
  * capabilities) and protobuf (vector tiles, glyph ranges); images never, as PNG, JPEG and WebP are
  * compressed already.
@@ -92,6 +119,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     customTypes: (type: string) => compressibleType.test(type),
     globalDecompression: false,
   });
+  weakenCompressedTags(app);
   const shared: SharedSchema[] = [errorBodySchema as unknown as SharedSchema, ...options.sharedSchemas];
   for (const schema of shared) app.addSchema(schema);
   app.setValidatorCompiler(validators(shared));

@@ -86,6 +86,24 @@ test('a vector tile stored gzipped is sent as stored, never compressed twice', a
   assert.ok(brotliDecompressSync(brotli.rawPayload).equals(Buffer.from(vectorTile)));
 });
 
+test('a body compressed for the client carries a weak ETag of its uncompressed bytes, which still answers 304; a body sent as stored keeps its strong tag', async () => {
+  const plain = await get('/maps/c/style.json');
+  const strong = String(plain.headers.etag);
+  assert.match(strong, /^"/);
+  const compressed = await get('/maps/c/style.json', 'br');
+  assert.equal(compressed.headers['content-encoding'], 'br');
+  assert.equal(compressed.headers.etag, `W/${strong}`);
+  const again = await server.server.public.inject({
+    method: 'GET',
+    url: `/maps/c/style.json?key=${key}`,
+    headers: { 'accept-encoding': 'br', 'if-none-match': String(compressed.headers.etag) },
+  });
+  assert.equal(again.statusCode, 304);
+  const stored = await get('/maps/c/tiles/gzipped/0/0/0.pbf', 'gzip');
+  assert.equal(stored.headers['content-encoding'], 'gzip');
+  assert.match(String(stored.headers.etag), /^"/, 'the tag of the bytes sent');
+});
+
 test('images are sent untouched whatever the client accepts', async () => {
   assert.ok(noise.length > 1024, 'over the threshold');
   const response = await get('/maps/c/tiles/noise/0/0/0.png', 'gzip, deflate, br');
