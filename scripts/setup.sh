@@ -19,11 +19,11 @@ fi
 # GSHHG at full resolution (the sea around an extract) and the OpenStreetMap samples of
 # python-osmnx-doc that the quick start imports; libxml2-utils, whose xmllint validates the WMTS
 # capabilities against the OGC schemas in the tests; udunits-bin, whose udunits2 checks the weather
-# catalog's units. With --dev also Chromium, in which MapLibre GL JS renders the reference images
+# catalog's units; bzip2, which decompresses forecasts published as .grib2.bz2 (DWD). With --dev also Chromium, in which MapLibre GL JS renders the reference images
 # of the render tests and the static-map benchmark's peer.
 packages=(g++ make python3 proj-data proj-bin python-grib-doc libeccodes-tools
   gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans
-  tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils udunits-bin)
+  tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils udunits-bin bzip2)
 [ "${1:-}" = "--dev" ] && packages+=(chromium)
 missing=()
 for package in "${packages[@]}"; do

@@ -1,6 +1,6 @@
 /**
  * GRIB2 decoding (WMO FM 92 edition 2): sections 0-8, several messages per file and several fields
- * per message, product templates 4.0/4.1/4.8/4.11, grid templates 3.0/3.10/3.20/3.30/3.40 (the
+ * per message, product templates 4.0/4.1/4.8/4.11, grid templates 3.0/3.1/3.10/3.20/3.30/3.40 (the
  * geometry itself is in grid.ts), data templates 5.0, 5.2, 5.3, 5.40 (JPEG 2000), 5.41 (PNG) and 5.42 (CCSDS).
  *
  * `readGrib` validates the structure of the whole file before returning anything, so a truncated
@@ -102,6 +102,18 @@ export interface LatLonGrid extends GridBase {
   pl: number[] | null;
 }
 
+/**
+ * A latitude/longitude grid in a rotated frame (template 3.1: COSMO, UKMO and many regional
+ * models): regular in rotated coordinates, whose south pole lies at the given geographic point.
+ */
+export interface RotatedLatLonGrid extends Omit<LatLonGrid, 'template'> {
+  template: 1;
+  southPoleLat: number;
+  southPoleLon: number;
+  /** Angle of rotation about the new polar axis, in degrees. */
+  rotation: number;
+}
+
 export interface GaussianGrid extends GridBase {
   template: 40;
   la2: number;
@@ -147,7 +159,7 @@ export interface LambertGrid extends GridBase {
   latin2: number;
 }
 
-export type GridDefinition = LatLonGrid | GaussianGrid | MercatorGrid | PolarStereographicGrid | LambertGrid;
+export type GridDefinition = LatLonGrid | RotatedLatLonGrid | GaussianGrid | MercatorGrid | PolarStereographicGrid | LambertGrid;
 
 export interface Packing {
   /** R, E, D of Y = (R + X * 2^E) / 10^D. */
@@ -161,7 +173,7 @@ export interface Packing {
 const MAX_POINTS = 2 ** 28;
 
 const SUPPORTED_PRODUCTS = new Set([0, 1, 8, 11]);
-const SUPPORTED_GRIDS = new Set([0, 10, 20, 30, 40]);
+const SUPPORTED_GRIDS = new Set([0, 1, 10, 20, 30, 40]);
 
 interface Section {
   offset: number;
@@ -630,8 +642,11 @@ function parseGrid(data: Uint8Array, section: Section, template: number, numberO
   const millimetres = (q: number) => uint(data, q, 4) * 1e-3;
   switch (template) {
     case 0:
+    case 1:
     case 40: {
-      need(72);
+      // Template 3.1 is 3.0 followed by the rotation (octets 73-84), then the list of points per row.
+      const end = template === 1 ? 84 : 72;
+      need(end);
       // Angles are in 10^-6 degree unless a basic angle and its subdivisions are given.
       const basic = uint(data, p + 38, 4);
       const subdivisions = uint(data, p + 42, 4);
@@ -642,7 +657,7 @@ function parseGrid(data: Uint8Array, section: Section, template: number, numberO
       const ni = isMissing(data, p + 30, 4) ? null : uint(data, p + 30, 4);
       const nj = uint(data, p + 34, 4);
       const di = isMissing(data, p + 63, 4) ? null : uint(data, p + 63, 4) * unit;
-      const pl = readPointList(data, section, 72, ni, nj, numberOfPoints);
+      const pl = readPointList(data, section, end, ni, nj, numberOfPoints);
       const base = {
         earth,
         scanning: scanning(data[p + 71]),
@@ -655,8 +670,11 @@ function parseGrid(data: Uint8Array, section: Section, template: number, numberO
         di,
         pl,
       };
-      if (template === 0) {
-        return { template, ...base, dj: isMissing(data, p + 67, 4) ? null : uint(data, p + 67, 4) * unit };
+      const dj = isMissing(data, p + 67, 4) ? null : uint(data, p + 67, 4) * unit;
+      if (template === 0) return { template, ...base, dj };
+      if (template === 1) {
+        const view = new DataView(data.buffer, data.byteOffset + p + 80, 4);
+        return { template, ...base, dj, southPoleLat: angle(p + 72), southPoleLon: uint(data, p + 76, 4) * unit, rotation: view.getFloat32(0) };
       }
       return { template, ...base, n: uint(data, p + 67, 4) };
     }

@@ -1,5 +1,5 @@
 /**
- * Geometry of GRIB2 grids (templates 3.0, 3.10, 3.20, 3.30, 3.40): where each value lies, and where
+ * Geometry of GRIB2 grids (templates 3.0, 3.1, 3.10, 3.20, 3.30, 3.40): where each value lies, and where
  * a longitude/latitude falls in the grid, on the earth shape the grid declares.
  *
  * Grid positions (i, j): j is the row (0 = first row of the file), i the position along it in the
@@ -24,6 +24,7 @@ import {
   type LatLonGrid,
   type MercatorGrid,
   type PolarStereographicGrid,
+  type RotatedLatLonGrid,
   type Scanning,
 } from './grib2.js';
 
@@ -73,6 +74,8 @@ export function gridGeometry(source: GridDefinition | { grid: GridDefinition; nu
     case 0:
     case 40:
       return latLonGeometry(grid);
+    case 1:
+      return rotatedGeometry(grid);
     case 10:
       return projectedGeometry(grid, mercator(grid));
     case 20:
@@ -339,6 +342,60 @@ function wrap180(degrees: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Rotated latitude/longitude grids
+
+/**
+ * Geographic ↔ rotated coordinates of a frame whose south pole lies at (southPoleLon, southPoleLat),
+ * as ecCodes turns them (its `unrotate`): rotated vectors are turned about the z axis by the pole's
+ * longitude and about the y axis by its latitude plus 90°.
+ */
+export function rotation(southPoleLat: number, southPoleLon: number): {
+  toGeographic(lon: number, lat: number): [number, number];
+  toRotated(lon: number, lat: number): [number, number];
+} {
+  const t = -(90 + southPoleLat) * RAD;
+  const o = -southPoleLon * RAD;
+  const [st, ct, so, co] = [Math.sin(t), Math.cos(t), Math.sin(o), Math.cos(o)];
+  const vector = (lon: number, lat: number) => [Math.cos(lon * RAD) * Math.cos(lat * RAD), Math.sin(lon * RAD) * Math.cos(lat * RAD), Math.sin(lat * RAD)];
+  const angles = (x: number, y: number, z: number): [number, number] => [Math.atan2(y, x) / RAD, Math.asin(Math.max(-1, Math.min(1, z))) / RAD];
+  return {
+    toGeographic(lon, lat) {
+      const [x, y, z] = vector(lon, lat);
+      return angles(ct * co * x + so * y + st * co * z, -ct * so * x + co * y - st * so * z, -st * x + ct * z);
+    },
+    // The transpose: the turn is orthogonal.
+    toRotated(lon, lat) {
+      const [x, y, z] = vector(lon, lat);
+      return angles(ct * co * x - ct * so * y - st * z, so * x + co * y, st * co * x - st * so * y + ct * z);
+    },
+  };
+}
+
+/** A lat/lon grid of the rotated frame, whose points and positions are turned to and from geography. */
+function rotatedGeometry(grid: RotatedLatLonGrid): Geometry {
+  if (grid.rotation !== 0) throw new GribError(`rotated grids with an angle of rotation (${grid.rotation}°) are not supported`);
+  const frame = rotation(grid.southPoleLat, grid.southPoleLon);
+  const inner = latLonGeometry({ ...grid, template: 0 });
+  const at = (i: number, j: number) => {
+    const [lon, lat] = inner.lonLat(inner.index(Math.round(i), Math.round(j)));
+    return frame.toGeographic(lon, lat);
+  };
+  const geometry: Geometry = {
+    ...inner,
+    template: 1,
+    lonLat: (k) => {
+      const [lon, lat] = inner.lonLat(k);
+      return frame.toGeographic(lon, lat);
+    },
+    locate: (lon, lat) => {
+      const [rlon, rlat] = frame.toRotated(lon, lat);
+      return inner.locate(rlon, rlat);
+    },
+  };
+  return { ...geometry, bounds: projectedBounds(geometry, at) };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Projected grids: a projection to metres, a first point and steps Dx, Dy
 
 interface Projection {
@@ -403,8 +460,10 @@ function projectedBounds(geometry: Geometry, at: (i: number, j: number) => [numb
     south = Math.min(south, lat);
     north = Math.max(north, lat);
   }
-  if (geometry.locate(0, 90)) return { west: -180, south, east: 180, north: 90 };
-  if (geometry.locate(0, -90)) return { west: -180, south: -90, east: 180, north };
+  // A pole inside (both, for a rotated grid of the whole sphere) takes in every longitude.
+  const northPole = geometry.locate(0, 90) !== null;
+  const southPole = geometry.locate(0, -90) !== null;
+  if (northPole || southPole) return { west: -180, south: southPole ? -90 : south, east: 180, north: northPole ? 90 : north };
   return { west, south, east, north };
 }
 

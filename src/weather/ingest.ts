@@ -1,4 +1,5 @@
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
+import { GribFileError, readGribFile } from './grib-file.js';
 import path from 'node:path';
 import type { NewKeyframe, WeatherCatalog } from './catalog.js';
 import { gridSpacing, griddedField } from './field.js';
@@ -193,9 +194,9 @@ export async function prepareIngest(directory: string, files: readonly string[],
   for (const file of files) {
     let data: Uint8Array;
     try {
-      data = await readFile(file);
+      data = await readGribFile(file);
     } catch (error) {
-      failed.push(`Cannot read ${file}: ${(error as Error).message}`);
+      failed.push(error instanceof GribFileError ? error.message : `Cannot read ${file}: ${(error as Error).message}`);
       continue;
     }
     let grib;

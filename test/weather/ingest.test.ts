@@ -4,6 +4,7 @@ import { readdirSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
+import { gzipSync } from 'node:zlib';
 import { openMeridian, type Meridian } from '../../src/app.js';
 import { IngestError, ingestFiles } from '../../src/weather/ingest.js';
 import { openArchive } from '../../src/platform/pmtiles.js';
@@ -100,6 +101,40 @@ test('decoding tile pixels gives the source field, bilinearly interpolated, with
   }
 });
 
+test('a rotated lat/lon grid (template 3.1) tiles where PROJ puts its rotated frame, with ecCodes\' values', async () => {
+  requirePeers('proj');
+  // GFS's 2 m temperature on its grid taken as a rotated frame whose south pole is at 10°E, 40°S.
+  const dir = tempDir();
+  const only2t = path.join(dir, '2t.grib2');
+  const rotated = path.join(dir, 'rotated.grib2');
+  execFileSync('grib_copy', ['-w', 'shortName=2t', gfs, only2t]);
+  execFileSync('grib_set', ['-s', 'gridType=rotated_ll,latitudeOfSouthernPoleInDegrees=-40,longitudeOfSouthernPoleInDegrees=10', only2t, rotated]);
+  const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [rotated], { ...options, model: 'rotated' });
+  assert.deepEqual(report.runs[0]!.keyframes.map((k) => k.variable_id), ['temperature-2m:rotated']);
+  // ecCodes' values in file order: row j at rotated latitude 90 - 2.5 j, column i at rotated longitude 2.5 i.
+  const text = execFileSync('grib_get_data', ['-F', '%.10g', rotated], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const values = Float64Array.from(text.trim().split('\n').slice(1), (line) => Number(line.trim().split(/\s+/)[2]));
+  assert.equal(values.length, 144 * 73);
+  const row = (await meridian.weather.latest()).find((r) => r.variable_id === 'temperature-2m:rotated')!;
+  const { min, max } = (row.layer.metadata as { weather_variable: { decoding: { min: number; max: number } } }).weather_variable.decoding;
+  const pixels = await tilePixels(row.archive, 0, 0, 0);
+  const samples = Array.from({ length: 300 }, (_, sample) => [(sample * 97) % tileSize, 20 + ((sample * 61) % (tileSize - 40))] as const);
+  const centres = pixelCentres(0, 0, 0, samples);
+  // PROJ's rotated pole: o_lat_p is the north pole's latitude (40°), lon_0 the south pole's longitude.
+  const input = centres.map(({ lon, lat }) => `${lon.toPrecision(15)} ${lat.toPrecision(15)}`).join('\n') + '\n';
+  const frame = execFileSync('cs2cs', ['-f', '%.12f', '+proj=longlat', '+R=6371229', '+to', '+proj=ob_tran', '+o_proj=longlat', '+o_lat_p=40', '+o_lon_p=0', '+lon_0=10', '+R=6371229', '+to_meter=0.0174532925199433'], { input, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const step = (max - min) / 255;
+  for (const [sample, [px, py]] of samples.entries()) {
+    const [rlon, rlat] = frame[sample]!;
+    const expected = bilinearAt(values, rlon!, rlat!) - 273.15;
+    const decoded = min + (pixels[(py * tileSize + px) * 4]! / 255) * (max - min);
+    assert.ok(Math.abs(decoded - expected) <= step / 2 + 1e-3, `at ${centres[sample]!.lon},${centres[sample]!.lat} (rotated ${rlon},${rlat}): ${decoded} vs ${expected}`);
+  }
+});
+
 test('frozen precipitation is the precipitation rate times its frozen percentage', async () => {
   const directory = tempDir();
   const prate = path.join(directory, 'prate.grib2');
@@ -148,7 +183,7 @@ test('the 3-hourly southern Africa run becomes 25 precipitation keyframes in tim
   assert.equal(times[24], '2010-03-11T12:00:00.000Z');
   const catalog = await meridian.weather.latest();
   assert.deepEqual([...new Set(catalog.map((r) => r.variable_id))].sort(), [
-    'cloud_cover-total:gfs', 'precipitation-1h:gfs', 'precipitation-1h:safrica', 'pressure-msl:gfs', 'temperature-2m:gfs', 'wind-10m:gfs',
+    'cloud_cover-total:gfs', 'precipitation-1h:gfs', 'precipitation-1h:safrica', 'pressure-msl:gfs', 'temperature-2m:gfs', 'temperature-2m:rotated', 'wind-10m:gfs',
   ]);
 });
 
@@ -180,6 +215,35 @@ test("safrica's precipitation rates, per hour under a per-second parameter, rend
   // Resampling onto Web Mercator weighs points by area, so means agree within a quarter.
   assert.ok(Math.abs(sum / count - mean) <= 0.25 * mean, `mean ${sum / count} mm/h, ecCodes ${mean}`);
   assert.ok(ceiling / count <= atCeiling + 0.01, `${ceiling / count} of pixels at the ceiling, ecCodes ${atCeiling}`);
+});
+
+test('files compressed whole with bzip2 (DWD) or gzip ingest as the plain file does; a damaged one is named', async () => {
+  const dir = tempDir();
+  const bz2 = path.join(dir, 'gfs.grib2.bz2');
+  writeFileSync(bz2, execFileSync('bzip2', ['-c', gfs], { maxBuffer: 64 << 20 }));
+  const gz = path.join(dir, 'gfs.grib2.gz');
+  writeFileSync(gz, gzipSync(readFileSync(gfs)));
+  const damaged = path.join(dir, 'damaged.grib2.bz2');
+  writeFileSync(damaged, readFileSync(bz2).subarray(0, 5000));
+  // A catalog of its own: these runs are not the one the other tests read.
+  const config = testConfig();
+  const isolated = await openMeridian(config);
+  try {
+    const ingest = (files: string[], model: string) => ingestFiles(isolated.weather, isolated.weatherDirectory, files, { ...options, model });
+    const keyframes = (report: Awaited<ReturnType<typeof ingest>>) => report.runs.flatMap((run) => run.keyframes.map((k) => `${k.variable_id.split(':')[0]} ${k.timestamp}`)).sort();
+    const plain = await ingest([gfs], 'plain');
+    for (const [file, model] of [[bz2, 'bzip2'], [gz, 'gzip']] as const) {
+      const report = await ingest([file], model);
+      assert.deepEqual(report.failed, []);
+      assert.deepEqual(keyframes(report), keyframes(plain), file);
+    }
+    const bad = await ingest([gfs, damaged], 'plain');
+    assert.equal(bad.failed.length, 1);
+    assert.match(bad.failed[0]!, /damaged\.grib2\.bz2: not a readable bzip2 file/);
+  } finally {
+    await isolated.close();
+    await cleanUp(config);
+  }
 });
 
 test('a file that cannot be read or decoded is named in the report and the other files still publish', async () => {
