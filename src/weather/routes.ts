@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { NotFoundError } from '../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { WeatherCatalog } from './catalog.js';
-import { CatalogMemory } from './catalog-memory.js';
+import type { CatalogMemory } from './catalog-memory.js';
 import { parsePosition, parseVariables, PointForecasts } from './point.js';
 import { tileSize } from './mercator.js';
 import { Lru } from '../platform/lru.js';
@@ -55,9 +55,10 @@ function emptyTile(format: 'png' | 'webp'): Promise<Buffer> {
 }
 
 /** Weather (spec 4.3): the catalog and the tiles of its keyframes, behind the API-key gate. */
-export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; directory: string }): Promise<void> {
+export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; memory: CatalogMemory; directory: string }): Promise<void> {
   const archives = new ArchivePool(options.directory);
-  const memory = new CatalogMemory(options.catalog);
+  // The composition shares the memory with static maps (their weather); it hears of new runs here.
+  const { memory } = options;
   const points = new PointForecasts(options.directory, memory);
   const unwatch = await options.catalog.watch(() => memory.changed());
   app.addHook('onRequest', options.gate.hook);
