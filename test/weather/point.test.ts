@@ -3,6 +3,7 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ingestFiles } from '../../src/weather/ingest.js';
+import { interpolate } from '../../src/weather/point.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { newAccount, startTestServer, type TestServer } from '../helpers.js';
 import { seededRandom, tempDir } from '../scratch.js';
@@ -57,6 +58,18 @@ async function errorOf(url: string): Promise<{ status: number; message: string }
 
 test('before any run is published, a point forecast is 404', async () => {
   assert.deepEqual(await errorOf('/weather/point/10,45.json'), { status: 404, message: 'The item does not exist' });
+});
+
+test('a neighbour without a value hands the point to the nearest neighbour; none there is null', () => {
+  // Weights of a point a quarter of the way east and a tenth of the way south of the first neighbour.
+  const stencil = { indices: [0, 1, 2, 3], weights: [0.675, 0.225, 0.075, 0.025] };
+  assert.ok(Math.abs(interpolate(stencil, Float32Array.of(1, 2, 3, 4), 1)[0]! - (0.675 + 0.45 + 0.225 + 0.1)) < 1e-6);
+  assert.deepEqual(interpolate(stencil, Float32Array.of(1, NaN, 3, 4), 1), [1]);
+  assert.deepEqual(interpolate(stencil, Float32Array.of(NaN, 2, 3, 4), 1), [null]);
+  // A neighbour of weight 0 (a point on a grid row) does not count, whatever it holds.
+  assert.deepEqual(interpolate({ indices: [0, 1, 2, 3], weights: [0.5, 0.5, 0, 0] }, Float32Array.of(1, 3, NaN, NaN), 1), [2]);
+  // Two channels side by side: each interpolated on its own.
+  assert.deepEqual(interpolate({ indices: [0, 1], weights: [0.5, 0.5] }, Float32Array.of(1, 10, 3, 30), 2), [2, 20]);
 });
 
 describe('with the GFS sample and a regional model published', () => {

@@ -145,6 +145,14 @@ describe('with two keyframes of temperature and precipitation', () => {
     });
   }
 
+  test('without time, the run\'s first keyframe; a time on a keyframe is that keyframe', async () => {
+    const url = '/api/maps/plain/static/0,0,1/120x80.png?weather=temperature-2m:gfs';
+    assertClose(await pixels(url), await expected('temperature-2m:gfs', 0, [0, 0], 1, 120, 80, 1), 'no time');
+    const first = await pixels(`${url}&time=2026-11-22T00:00:00Z`);
+    assertClose(await pixels(url), first, 'the first keyframe');
+    assert.notDeepEqual((await pixels(`${url}&time=2026-11-22T03:00:00Z`)).data, first.data);
+  });
+
   test('a legend is drawn in its corner only', async () => {
     const url = '/api/maps/plain/static/0,0,1/300x200.png?weather=temperature-2m:gfs&time=2026-11-22T01:00:00Z';
     const plain = await pixels(url);
