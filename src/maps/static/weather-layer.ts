@@ -54,33 +54,44 @@ export async function weatherImage(frame: Frame, pixelRatio: number, weather: St
     const y = Math.floor((frame.top + (j + 0.5) / pixelRatio) * scale);
     return y >= 0 && y < TILE_SIZE * tiles ? y : -1;
   });
-  const tileColumns = new Set(Array.from(columns, (x) => Math.floor(x / TILE_SIZE)));
-  const tileRows = new Set(Array.from(rows).filter((y) => y >= 0).map((y) => Math.floor(y / TILE_SIZE)));
-  const wanted = [...tileRows].flatMap((ty) => [...tileColumns].map((tx) => `${tx}/${ty}`));
+  // The tiles the image needs, each decoded once; a row's tiles are looked up by column, not by name.
+  const tileColumns = [...new Set(Array.from(columns, (x) => Math.floor(x / TILE_SIZE)))];
+  const tileRows = [...new Set(Array.from(rows).filter((y) => y >= 0).map((y) => Math.floor(y / TILE_SIZE)))];
+  const wanted = tileRows.flatMap((ty) => tileColumns.map((tx) => `${tx}/${ty}`));
   const [before, after] = await Promise.all(weather.archives.map((file) => tilePixels(file, z, wanted)));
+  const slot = new Int32Array(tiles);
+  tileColumns.forEach((tx, k) => (slot[tx] = k));
 
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
   const image = ctx.createImageData(width, height);
+  // Read once: the canvas binding's ImageData.data is a getter.
+  const pixels = image.data;
   const color = colorLookup(weather.ramp);
   const { min, max, channels } = weather.decoding;
-  const decode = (channel: number) => min + (channel / 255) * (max - min);
+  const decoded = Float64Array.from({ length: 256 }, (_, channel) => min + (channel / 255) * (max - min));
+  const { t } = weather;
+  const vector = channels === 'rg';
   for (let j = 0; j < height; j++) {
     const y = rows[j]!;
     if (y < 0) continue;
     const ty = Math.floor(y / TILE_SIZE);
+    const rowA = tileColumns.map((tx) => before!.get(`${tx}/${ty}`));
+    const rowB = tileColumns.map((tx) => after!.get(`${tx}/${ty}`));
+    const rowOffset = (y % TILE_SIZE) * TILE_SIZE;
     for (let i = 0; i < width; i++) {
       const x = columns[i]!;
-      const key = `${Math.floor(x / TILE_SIZE)}/${ty}`;
-      const a = before!.get(key);
-      const b = after!.get(key);
+      const k = slot[Math.floor(x / TILE_SIZE)]!;
+      const a = rowA[k];
+      const b = rowB[k];
       if (!a || !b) continue;
-      const offset = ((y % TILE_SIZE) * TILE_SIZE + (x % TILE_SIZE)) * 4;
+      const offset = (rowOffset + (x % TILE_SIZE)) * 4;
       if (a[offset + 3] === 0 || b[offset + 3] === 0) continue;
-      const value = (c: number) => decode(a[offset + c]!) + (decode(b[offset + c]!) - decode(a[offset + c]!)) * weather.t;
+      const r = decoded[a[offset]!]! + (decoded[b[offset]!]! - decoded[a[offset]!]!) * t;
+      const g = vector ? decoded[a[offset + 1]!]! + (decoded[b[offset + 1]!]! - decoded[a[offset + 1]!]!) * t : 0;
       const at = (j * width + i) * 4;
-      color(channels === 'rg' ? Math.hypot(value(0), value(1)) : value(0), image.data, at);
-      image.data[at + 3] = Math.round(image.data[at + 3]! * OPACITY);
+      color(vector ? Math.hypot(r, g) : r, pixels, at);
+      pixels[at + 3] = Math.round(pixels[at + 3]! * OPACITY);
     }
   }
   ctx.putImageData(image, 0, 0);
