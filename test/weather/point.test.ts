@@ -7,7 +7,7 @@ import { interpolate } from '../../src/weather/point.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { newAccount, startTestServer, type TestServer } from '../helpers.js';
 import { seededRandom, tempDir } from '../scratch.js';
-import { example, referenceValues, requireReference, run } from './eccodes.js';
+import { example, referencePoints, referenceValues, requireReference, run } from './eccodes.js';
 
 /**
  * The point API against ecCodes: at seeded random points, `grib_ls -l lat,lon,1` names the four
@@ -15,7 +15,8 @@ import { example, referenceValues, requireReference, run } from './eccodes.js';
  * the expected value is the bilinear interpolation of those four, after the variable's unit
  * conversion. The GFS sample's 2 m temperature also comes at two more steps (made by ecCodes from
  * it, offset by 1.5 K and 3 K), and a regional 2 m temperature (the regular_latlon_surface sample,
- * 0-30°E, 0-60°N) is a second model whose grid does not cover every point.
+ * 0-30°E, 0-60°N) is a second model whose grid does not cover every point. Last, the wave heights of
+ * the reduced_latlon_surface sample (a reduced grid, land points missing) under a variable of the test's.
  */
 
 let server: TestServer;
@@ -256,6 +257,44 @@ describe('with the GFS sample and a regional model published', () => {
     const response = await get('/weather/point/10,40.json?variables=temperature-2m:regional');
     assert.equal(response.statusCode, 200);
     assert.equal(response.json().variables[0].values.length, 1);
+  });
+
+  test('on a reduced grid with missing points (waves), each row is interpolated along its own points, then between the rows', async () => {
+    const waves = example('reduced_latlon_surface.grib2');
+    const height = { ...defaultVariables[0]!, id: 'wave-height', name: 'Wave height', unit: 'm', fields: [{ discipline: 10, category: 0, number: 3, levelType: 101 }], scale: 1, offset: 0, min: 0, max: 20 };
+    await ingestFiles(server.meridian.weather, server.meridian.weatherDirectory, [waves], { ...options, variables: [height], model: 'waves', attribution: 'ECMWF' });
+    // Coordinates and values at full precision, by index (grib_ls -l prints two decimals).
+    const points = referencePoints(waves, 1);
+    const random = seededRandom(20);
+    let missing = 0;
+    for (let n = 0; n < 40; n++) {
+      const [lon, lat] = [Number((random() * 360 - 180).toFixed(4)), Number((random() * 150 - 75).toFixed(4))];
+      const around = neighbours(waves, ((lon % 360) + 360) % 360, lat).map((p) => ({ ...p, lat: points[p.index]!.lat, lon: points[p.index]!.lon }));
+      const east = (from: number, to: number) => (((to - from) % 360) + 360) % 360;
+      const [north, south] = [Math.max(...around.map((p) => p.lat)), Math.min(...around.map((p) => p.lat))];
+      const fj = (north - lat) / (north - south);
+      const w = around.map((p) => {
+        const row = around.filter((q) => q.lat === p.lat);
+        const other = row.find((q) => q !== p)!;
+        // The western point of the row is the one the point lies east of by less than the row's step.
+        const west = east(p.lon, lon) < east(p.lon, other.lon) ? p : other;
+        const fi = east(west.lon, lon) / east(west.lon, west === p ? other.lon : p.lon);
+        return (p === west ? 1 - fi : fi) * (p.lat === north ? 1 - fj : fj);
+      });
+      const values = around.map((p) => points[p.index]!.value);
+      let wanted: number | null = around.reduce((sum, _p, k) => sum + w[k]! * values[k]!, 0);
+      if (Number.isNaN(wanted)) {
+        missing++;
+        const nearest = values[w.indexOf(Math.max(...w))]!;
+        wanted = Number.isNaN(nearest) ? null : nearest;
+      }
+      const response = await get(`/weather/point/${lon},${lat}.json?variables=wave-height:waves`);
+      assert.equal(response.statusCode, 200, response.body);
+      const actual = response.json().variables[0].values[0].value;
+      if (wanted === null) assert.equal(actual, null, `${lon},${lat}`);
+      else close(actual, wanted, 20, `${lon},${lat} wave height`);
+    }
+    assert.ok(missing > 0, 'some points have a neighbour on land');
   });
 });
 
