@@ -10,21 +10,27 @@
  * Serving during an ingest: /health asked every 10 ms (open loop) by a server while it ingests the
  * safrica sample (75 JPEG 2000 fields) on its weather worker pool, against the same ingest decoded
  * on the serving thread (as before the pool), and against an idle server.
+ *
+ * Point forecasts: 1,000 seeded random points asked one after the other through HTTP (keep-alive)
+ * of a server holding the GFS sample (five variables, one keyframe each), then a 2 m temperature of
+ * 97 hourly keyframes (a four-day GFS run of one variable: ecCodes writes the sample's field at 97
+ * steps). Beside it, ecCodes' `grib_ls -l lat,lon,1` on the same fields (the nearest point and its
+ * four neighbours of each message, with the process start; a process per point, so 100 points).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readGrib } from '../src/weather/grib2.js';
 import { gridGeometry } from '../src/weather/grid.js';
 import { griddedField } from '../src/weather/field.js';
 import { tilePyramid, bilinear, type GriddedField } from '../src/weather/tiler.js';
 import { globalField } from '../test/weather/fields.js';
-import { median, saveResults } from './instance.js';
+import { keepAliveAgent, median, saveResults, timedGet } from './instance.js';
 import { defaultVariables } from '../src/weather/variables.js';
 import { ingestFiles } from '../src/weather/ingest.js';
 import { healthLatencies, latencyFigures } from '../test/health-probe.js';
-import { startTestServer, testConfig } from '../test/helpers.js';
-import { tempDir } from '../test/scratch.js';
+import { newAccount, startTestServer, testConfig } from '../test/helpers.js';
+import { seededRandom, tempDir } from '../test/scratch.js';
 
 const samples = '/usr/share/doc/python-grib-doc/examples';
 const repacked = tempDir();
@@ -126,6 +132,61 @@ async function servingDuringIngest() {
   }
 }
 
+/** The GFS sample's 2 m temperature at steps 0-96, hourly, in one file written by ecCodes. */
+function hourlyTemperature(): string {
+  const single = path.join(repacked, '2t.grib2');
+  execFileSync('grib_copy', ['-w', 'shortName=2t', path.join(samples, 'gfs.t12z.pgrbf120.2p5deg.grib2'), single]);
+  const output = path.join(repacked, '2t-hourly.grib2');
+  const parts = Array.from({ length: 97 }, (_, step) => {
+    const part = path.join(repacked, `2t-${step}.grib2`);
+    execFileSync('grib_set', ['-s', `forecastTime=${step}`, single, part]);
+    return readFileSync(part);
+  });
+  writeFileSync(output, Buffer.concat(parts));
+  return output;
+}
+
+async function pointForecasts() {
+  const { meridian, server, close } = await startTestServer(testConfig());
+  try {
+    const { public: base } = await server.listen();
+    const { accountId } = await newAccount(meridian);
+    const key = (await meridian.keys.create(accountId, {})).token;
+    const options = { variables: defaultVariables, format: 'png' as const, keepRuns: 1 };
+    const gfs = path.join(samples, 'gfs.t12z.pgrbf120.2p5deg.grib2');
+    const hourly = hourlyTemperature();
+    await ingestFiles(meridian.weather, meridian.weatherDirectory, [gfs], { ...options, model: 'gfs', attribution: 'GFS' });
+    await ingestFiles(meridian.weather, meridian.weatherDirectory, [hourly], { ...options, model: 'hourly', attribution: 'GFS' });
+    const cases = [
+      { name: 'GFS sample, 5 variables x 1 keyframe', variables: 'temperature-2m:gfs,pressure-msl:gfs,wind-10m:gfs,precipitation-1h:gfs,cloud_cover-total:gfs', file: gfs, where: 'shortName=2t/prmsl/10u/10v/prate/tcc' },
+      { name: '2 m temperature, 97 hourly keyframes', variables: 'temperature-2m:hourly', file: hourly, where: 'shortName=2t' },
+    ];
+    const results = [];
+    for (const { name, variables, file, where } of cases) {
+      // A connection per case: the server closes idle ones while ecCodes runs.
+      const agent = keepAliveAgent();
+      const random = seededRandom(19);
+      const points = Array.from({ length: 1000 }, () => [(random() * 360 - 180).toFixed(4), (random() * 180 - 90).toFixed(4)] as const);
+      for (const [lon, lat] of points.slice(0, 50)) await timedGet(`${base}/weather/point/${lon},${lat}.json?variables=${variables}&key=${key}`, agent);
+      const ours: number[] = [];
+      for (const [lon, lat] of points) ours.push((await timedGet(`${base}/weather/point/${lon},${lat}.json?variables=${variables}&key=${key}`, agent)).ms);
+      agent.destroy();
+      const ecCodes = points.slice(0, 100).map(([lon, lat]) => timeMs(() => execFileSync('grib_ls', ['-l', `${lat},${lon},1`, '-w', where, file], { maxBuffer: 16 << 20 })));
+      const floor = median(Array.from({ length: 10 }, () => timeMs(() => execFileSync('grib_count', [file]))));
+      results.push({
+        case: name,
+        meridianP50Ms: Number(median(ours).toFixed(2)),
+        meridianP99Ms: Number(ours.sort((a, b) => a - b)[Math.floor(ours.length * 0.99)]!.toFixed(2)),
+        ecCodesP50Ms: Number(median(ecCodes).toFixed(1)),
+        ecCodesStartMs: Number(floor.toFixed(1)),
+      });
+    }
+    return results;
+  } finally {
+    await close();
+  }
+}
+
 // Tiling first: the decoding runs leave a heap of large arrays behind that would slow it down.
 const tiles = await tiling();
 console.log('Tiling one global field (bilinear, quantised, lossless) to zooms 0-4');
@@ -136,5 +197,8 @@ console.table(decode);
 const serving = await servingDuringIngest();
 console.log('/health every 10 ms while the safrica sample is ingested (pool: what a server does; serving thread: before the pool)');
 console.table(serving);
-saveResults('weather', { decode, tiles, serving });
+const points = await pointForecasts();
+console.log('Point forecasts through HTTP (1,000 random points, one at a time) against ecCodes grib_ls -l (100 points, a process each) in the same run');
+console.table(points);
+saveResults('weather', { decode, tiles, serving, points });
 rmSync(repacked, { recursive: true, force: true });

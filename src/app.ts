@@ -36,6 +36,8 @@ import { consoleBuilt, consoleRoutes } from './platform/console.js';
 import { landingRoute } from './platform/landing.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
+import { CatalogMemory } from './weather/catalog-memory.js';
+import { weatherMoment } from './weather/moment.js';
 import { scheduleFetches } from './weather/schedule.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitSettings } from './platform/rate-limit.js';
 import { loadMasterKey, TokenCipher } from './platform/secrets.js';
@@ -203,11 +205,19 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const coordinates = new CoordinatesPool(config.coordinates);
   metrics.watchWorkerPool('coordinates', () => coordinates.load());
   await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
-  await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
+  const weatherMemory = new CatalogMemory(meridian.weather);
+  await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const stopWatchingMaps = config.maps.watch ? watchMaps(maps, MapRegistry.folderOf(config), publicApp.log) : () => {};
   const pool = new RenderPool(config, metrics);
-  await publicApp.register(staticMapRoutes, { gate, registry: maps, pool, icons: new IconLoader(config.maps.icons, metrics), maxAgeSeconds: config.maps.maxAgeSeconds });
+  await publicApp.register(staticMapRoutes, {
+    gate,
+    registry: maps,
+    pool,
+    icons: new IconLoader(config.maps.icons, metrics),
+    maxAgeSeconds: config.maps.maxAgeSeconds,
+    weather: (variable, time) => weatherMoment(weatherMemory, meridian.weatherDirectory, variable, time),
+  });
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(mapListRoutes, { gate, registry: maps });

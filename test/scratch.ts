@@ -1,7 +1,7 @@
 /**
- * Scratch space for tests that need no Meridian: a temporary directory, a free TCP port. Kept
- * apart from helpers.ts, which opens servers and databases, so that importing these does not make
- * a test one that scripts/database-tests.mjs runs on both databases.
+ * Scratch space for tests that need no Meridian: a temporary directory, a free TCP port, a seeded
+ * random generator. Kept apart from helpers.ts, which opens servers and databases, so that
+ * importing these does not make a test one that scripts/database-tests.mjs runs on both databases.
  */
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -19,4 +19,16 @@ export async function freePort(): Promise<number> {
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
   return port;
+}
+
+/** mulberry32: a small seeded generator in [0, 1), so that "random" test points are the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -61,7 +61,8 @@ export async function renderToFile(config: Config, options: RenderOptions): Prom
     const spec = `${areas[0]}/${options.size}.${format}`;
     const request = parseStaticRequest(map.id, spec, query, 0, map.formats);
     const icons = await new IconLoader(config.maps.icons).load(request.markers.flatMap((group) => (group.icon ? [group.icon] : [])));
-    const bytes = await renderStaticImage(map, { ...request, icons });
+    // The command reads no weather catalog: it draws maps only (parseStaticRequest sees no weather here).
+    const bytes = await renderStaticImage(map, { ...request, icons, weather: undefined });
     await writeFile(options.out, bytes);
     return bytes.length;
   } finally {

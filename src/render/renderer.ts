@@ -14,6 +14,9 @@
  * draws its own in style order. `options.signal` is checked after loading and
  * between layers; an aborted render rejects with the signal's reason.
  *
+ * `options.beneathLabels`, an image of the canvas's size (weather on a static map), is drawn over
+ * the layers before the first symbol layer, under every label; over all of them without one.
+ *
  * `options.background` fills the canvas before anything is drawn (JPEG images, which have no alpha,
  * are drawn over white): every layer composites source-over, so this equals putting the finished
  * map over it, without a second pass over every pixel (10 ms at 1024x768@2x).
@@ -58,7 +61,7 @@ export async function renderMap(
   style: CompiledStyle,
   sources: ReadonlyMap<string, TileSource>,
   viewport: Viewport,
-  options: { signal?: AbortSignal; images?: ImageSet; fonts?: FontCatalog; labels?: PlacedLabel[]; background?: string } = {},
+  options: { signal?: AbortSignal; images?: ImageSet; fonts?: FontCatalog; labels?: PlacedLabel[]; background?: string; beneathLabels?: Canvas } = {},
 ): Promise<Canvas> {
   const { signal, images = emptyImageSet } = options;
   signal?.throwIfAborted();
@@ -95,11 +98,20 @@ export async function renderMap(
   const symbolLayers = layers.filter((layer) => layer.type === 'symbol');
   const placement = symbolLayers.length > 0 ? placeSymbols(rc, options.fonts ?? FontCatalog.default(), symbolLayers) : undefined;
   if (placement) options.labels?.push(...placement.labels);
+  let beneath = options.beneathLabels;
+  const drawBeneath = () => {
+    if (beneath) ctx.drawImage(beneath, 0, 0);
+    beneath = undefined;
+  };
   for (const layer of layers) {
     signal?.throwIfAborted();
     if (layer.type !== 'symbol') PAINTERS[layer.type](rc, layer);
-    else if (placement) drawSymbol(rc, layer, placement);
+    else {
+      drawBeneath();
+      if (placement) drawSymbol(rc, layer, placement);
+    }
   }
+  drawBeneath();
   signal?.throwIfAborted();
   return canvas;
 }

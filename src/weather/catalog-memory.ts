@@ -1,7 +1,7 @@
 /**
  * What this instance remembers of the weather catalog, so that the hot paths do not ask the
- * database on every request: the catalog as `/weather/latest.json` serves it, and the archive of
- * each keyframe. Both are read again after a run is published anywhere (or notifications may have
+ * database on every request: the catalog as `/weather/latest.json` serves it (and its keyframes, which
+ * point forecasts read), and the archive of each keyframe. Both are read again after a run is published anywhere (or notifications may have
  * been missed: `WeatherCatalog.watch`). While the database cannot be reached, what was last read
  * keeps being served: clients poll the catalog, and the keyframes it names are files on this
  * instance's disk (a keyframe whose archive retention removed meanwhile is a 404, as always).
@@ -9,7 +9,7 @@
 
 import { Lru } from '../platform/lru.js';
 import { DatabaseUnavailableError } from '../platform/storage/database.js';
-import type { WeatherCatalog } from './catalog.js';
+import type { KeyframeRow, WeatherCatalog } from './catalog.js';
 import { presentCatalog } from './layer.js';
 
 export type PresentedCatalog = ReturnType<typeof presentCatalog>;
@@ -17,9 +17,14 @@ export type PresentedCatalog = ReturnType<typeof presentCatalog>;
 /** Keyframes whose archive is remembered; a keyframe id never changes archive. */
 const KEYFRAMES_REMEMBERED = 10_000;
 
+interface Latest {
+  rows: readonly KeyframeRow[];
+  presented: PresentedCatalog;
+}
+
 export class CatalogMemory {
-  private latestReading: Promise<PresentedCatalog> | null = null;
-  private lastLatest: PresentedCatalog | null = null;
+  private latestReading: Promise<Latest> | null = null;
+  private lastLatest: Latest | null = null;
   private archives = new Lru<string, string>(KEYFRAMES_REMEMBERED);
   /** What `archives` held before the last change, for outages only. */
   private previousArchives = new Lru<string, string>(KEYFRAMES_REMEMBERED);
@@ -38,11 +43,20 @@ export class CatalogMemory {
 
   /** The latest runs, presented; the last read while the database is unreachable. */
   async latest(): Promise<PresentedCatalog> {
+    return (await this.read()).presented;
+  }
+
+  /** The keyframes of the latest runs, as the catalog lists them (the same reading as `latest`). */
+  async latestKeyframes(): Promise<readonly KeyframeRow[]> {
+    return (await this.read()).rows;
+  }
+
+  private async read(): Promise<Latest> {
     if (!this.latestReading) {
-      const reading = this.catalog.latest().then(presentCatalog);
+      const reading = this.catalog.latest().then((rows) => ({ rows, presented: presentCatalog(rows) }));
       this.latestReading = reading;
       reading.then(
-        (presented) => (this.lastLatest = presented),
+        (latest) => (this.lastLatest = latest),
         () => {
           if (this.latestReading === reading) this.latestReading = null;
         },

@@ -50,6 +50,7 @@ export interface KeyframeRow {
   archive: string;
   layer: Record<string, unknown>;
   reference_time: Date;
+  model: string;
 }
 
 const catalogTopic = 'weather';
@@ -111,7 +112,7 @@ export class WeatherCatalog {
   /** Keyframes of the latest run of every model, in variable and time order. */
   async latest(): Promise<KeyframeRow[]> {
     return this.db.query<KeyframeRow>(
-      `SELECT k.id, k.variable_id, k.valid_time, k.archive, k.layer, r.reference_time
+      `SELECT k.id, k.variable_id, k.valid_time, k.archive, k.layer, r.reference_time, r.model
        FROM weather_keyframes k
        JOIN weather_runs r ON r.id = k.run_id
        WHERE r.id IN (

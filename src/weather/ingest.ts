@@ -1,4 +1,3 @@
-import { rm } from 'node:fs/promises';
 import { GribFileError, readGribFile } from './grib-file.js';
 import path from 'node:path';
 import type { NewKeyframe, WeatherCatalog } from './catalog.js';
@@ -9,7 +8,8 @@ import { zoomForResolution } from './mercator.js';
 import { convert, deaccumulate, fraction, perHourMaximum, type FieldTime } from './series.js';
 import type { TileFormat } from './tiler.js';
 import { sweepOrphans } from './sweep.js';
-import { buildKeyframe } from './tileset.js';
+import { sourceGridFile, writeSourceGrid } from './source-grid.js';
+import { buildKeyframe, removeKeyframeFiles } from './tileset.js';
 import type { FieldSelector, VariableDefinition } from './variables.js';
 
 /**
@@ -252,6 +252,8 @@ export async function prepareIngest(directory: string, files: readonly string[],
             format: options.format,
           });
           written.push(keyframe.archive);
+          // The values as converted, on their own grid, for point forecasts (point.ts).
+          await writeSourceGrid(path.join(directory, sourceGridFile(keyframe.archive)), candidate.messages[0]!.grid, channels);
           keyframes.push(keyframe);
         }
       }
@@ -266,7 +268,7 @@ export async function prepareIngest(directory: string, files: readonly string[],
     }
     return { runs, skipped, failed, notes };
   } catch (error) {
-    await Promise.all(written.map((archive) => rm(path.join(directory, archive), { force: true })));
+    await Promise.all(written.map((archive) => removeKeyframeFiles(directory, archive)));
     throw error;
   }
 }
@@ -319,7 +321,7 @@ export async function ingestFiles(
     const runs = [...prepared.runs].sort((a, b) => a.reference.getTime() - b.reference.getTime());
     for (const { reference, keyframes } of runs) {
       const expired = await catalog.publish(options.model, reference, keyframes, options.keepRuns);
-      await Promise.all(expired.map((archive) => rm(path.join(directory, archive), { force: true })));
+      await Promise.all(expired.map((archive) => removeKeyframeFiles(directory, archive)));
       report.runs.push({
         referenceTime: reference.toISOString(),
         keyframes: keyframes.map((k) => ({ variable_id: k.variableId, timestamp: k.validTime.toISOString(), id: k.id })),
@@ -330,7 +332,7 @@ export async function ingestFiles(
   } catch (error) {
     const live = await catalog.archives();
     const written = prepared.runs.flatMap((run) => run.keyframes.map((keyframe) => keyframe.archive));
-    await Promise.all(written.filter((a) => !live.has(a)).map((archive) => rm(path.join(directory, archive), { force: true })));
+    await Promise.all(written.filter((a) => !live.has(a)).map((archive) => removeKeyframeFiles(directory, archive)));
     throw error;
   }
 }

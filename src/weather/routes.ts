@@ -4,8 +4,9 @@ import sharp from 'sharp';
 import { NotFoundError } from '../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import type { WeatherCatalog } from './catalog.js';
-import { CatalogMemory } from './catalog-memory.js';
+import type { CatalogMemory } from './catalog-memory.js';
 import { catalogSchema } from './layer.js';
+import { parsePosition, parseVariables, PointForecasts } from './point.js';
 import { tileSize } from './mercator.js';
 import { Lru } from '../platform/lru.js';
 import { openArchive, type Archive } from '../platform/pmtiles.js';
@@ -62,14 +63,17 @@ function emptyTile(format: 'png' | 'webp'): Promise<Buffer> {
 }
 
 /** Weather (spec 4.3): the catalog and the tiles of its keyframes, behind the API-key gate. */
-export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; directory: string }): Promise<void> {
+export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; memory: CatalogMemory; directory: string }): Promise<void> {
   const archives = new ArchivePool(options.directory, app.metrics);
-  const memory = new CatalogMemory(options.catalog);
+  // The composition shares the memory with static maps (their weather); it hears of new runs here.
+  const { memory } = options;
+  const points = new PointForecasts(options.directory, memory);
   const unwatch = await options.catalog.watch(() => memory.changed());
   app.addHook('onRequest', options.gate.hook);
   app.addHook('onClose', async () => {
     await unwatch();
     await archives.close();
+    await points.close();
   });
 
   app.get(
@@ -131,6 +135,97 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
       reply.header('content-type', contentTypes[format]);
       reply.header('cache-control', 'public, max-age=31536000, immutable');
       return reply.send(Buffer.from(data));
+    },
+  );
+
+  const nullableNumber = (description: string) => ({ type: 'number', nullable: true, description }) as const;
+  app.get<{ Params: { position: string }; Querystring: { variables?: string; from?: string; to?: string } }>(
+    '/weather/point/:position.json',
+    {
+      schema: {
+        tags: ['weather'],
+        summary: 'Point forecast',
+        description:
+          'The values of the latest runs\' variables at one place, for every keyframe in [from, to], interpolated bilinearly from the ' +
+          'model\'s source grid (after unit conversion, not from the quantised tiles). Two-channel variables (wind) give the eastward u and ' +
+          'northward v components, the speed and the direction the wind blows from (degrees clockwise from north). Without `variables`, ' +
+          'every variable whose grid covers the point.',
+        params: {
+          type: 'object',
+          required: ['position'],
+          properties: { position: { type: 'string', description: '{lon},{lat} in decimal degrees (WGS 84): longitude -180..180, latitude -90..90' } },
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            key: { type: 'string', description: 'API key token' },
+            variables: { type: 'string', description: 'Comma-separated variable ids (`temperature-2m:gfs`) or base ids (`temperature-2m`, every model\'s); all when absent' },
+            from: { type: 'string', format: 'date-time', description: 'First valid time to include (RFC 3339); the run\'s first when absent' },
+            to: { type: 'string', format: 'date-time', description: 'Last valid time to include (RFC 3339); the run\'s last when absent' },
+          },
+        },
+        ...gatedRoute,
+        response: {
+          200: {
+            description: 'PointForecastResult',
+            type: 'object',
+            required: ['lon', 'lat', 'variables'],
+            properties: {
+              lon: { type: 'number', description: 'Longitude of the point, degrees' },
+              lat: { type: 'number', description: 'Latitude of the point, degrees' },
+              variables: {
+                type: 'array',
+                description: 'The requested variables of the latest runs, each with its keyframes in the window',
+                items: {
+                  type: 'object',
+                  required: ['variable_id', 'name', 'unit', 'model', 'attribution', 'release_timestamp', 'channels', 'values'],
+                  properties: {
+                    variable_id: { type: 'string', description: '`<id>:<model>`, as in the catalog' },
+                    name: { type: 'string' },
+                    unit: { type: 'string' },
+                    model: { type: 'string' },
+                    attribution: { type: 'string' },
+                    release_timestamp: { type: 'string', format: 'date-time', description: 'Reference time of the model run' },
+                    channels: { type: 'string', enum: ['r', 'rg'], description: '`r`: one value; `rg`: a vector (u, v)' },
+                    values: {
+                      type: 'array',
+                      description: 'One entry per keyframe in the window, in time order; null where the grid has no value there',
+                      items: {
+                        type: 'object',
+                        required: ['timestamp'],
+                        properties: {
+                          timestamp: { type: 'string', format: 'date-time', description: 'Valid time of the keyframe' },
+                          value: nullableNumber('The value, in `unit` (one-channel variables)'),
+                          u: nullableNumber('Eastward component, in `unit` (two-channel variables)'),
+                          v: nullableNumber('Northward component, in `unit`'),
+                          speed: nullableNumber('Length of (u, v), in `unit`'),
+                          direction: nullableNumber('Direction the vector comes from, degrees clockwise from north (270: from the west)'),
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          400: { $ref: 'ErrorBody#', description: 'A malformed or out-of-range point, an unknown variable, a malformed time, from after to, or a point outside the grid of a named variable (or of every variable)' },
+          404: { $ref: 'ErrorBody#', description: 'No run has been published' },
+          ...gatedRoute.response,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { lon, lat } = parsePosition(request.params.position);
+      const { from, to } = request.query;
+      const forecast = await points.forecast({
+        lon,
+        lat,
+        variables: parseVariables(request.query.variables),
+        from: from === undefined ? null : new Date(from),
+        to: to === undefined ? null : new Date(to),
+      });
+      reply.header('cache-control', 'public, max-age=60');
+      return forecast;
     },
   );
 }

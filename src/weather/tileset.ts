@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { NewKeyframe } from './catalog.js';
 import { buildLayer, variableId, type LayerInput } from './layer.js';
 import { writeArchive } from '../platform/pmtiles.js';
+import { sourceGridFile } from './source-grid.js';
 import { tilePyramid, type GriddedField } from './tiler.js';
 
 /**
@@ -26,4 +27,9 @@ export async function buildKeyframe(directory: string, field: GriddedField, inpu
     metadata: layer,
   });
   return { id, variableId: variableId(variable, input.model), validTime: input.validTime, archive, layer };
+}
+
+/** Removes a keyframe's files: its archive and the source grid beside it (source-grid.ts). */
+export async function removeKeyframeFiles(directory: string, archive: string): Promise<void> {
+  await Promise.all([archive, sourceGridFile(archive)].map((file) => rm(path.join(directory, file), { force: true })));
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { createCanvas } from '@napi-rs/canvas';
 import { compileStyle } from '../../src/render/style/style.js';
 import { renderMap } from '../../src/render/renderer.js';
 import { unproject } from '../../src/render/view/viewport.js';
@@ -117,4 +118,30 @@ test('GeoJSON sources are drawn whatever source-layer the style gives', async ()
   const g = geojsonSource({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[-10, -10], [10, -10], [10, 10], [-10, 10], [-10, -10]]] } }] });
   const canvas = await render({ sources: sourceSpecs({ g }), layers: [{ id: 'f', type: 'fill', source: 'g', 'source-layer': 'anything', paint: { 'fill-color': 'red' } }] } as never, { g }, view(2));
   assert.deepEqual(pixel(canvas, 256, 256), [255, 0, 0, 255]);
+});
+
+test('an image beneath the labels is drawn over the layers before the first symbol layer, under every label', async () => {
+  const g = geojsonSource({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'MMMM' }, geometry: { type: 'Point', coordinates: [0, 0] } }] });
+  const style = compileStyle({
+    version: 8,
+    glyphs: 'memory://{fontstack}/{range}.pbf',
+    sources: sourceSpecs({ g }),
+    layers: [
+      { id: 'bg', type: 'background', paint: { 'background-color': 'white' } },
+      { id: 'labels', type: 'symbol', source: 'g', layout: { 'text-field': ['get', 'name'], 'text-size': 40 }, paint: { 'text-color': '#000000' } },
+      { id: 'after', type: 'circle', source: 'g', paint: { 'circle-color': '#00ff00', 'circle-radius': 4 } },
+    ],
+  } as never);
+  const beneath = createCanvas(256, 256);
+  const paint = beneath.getContext('2d');
+  paint.fillStyle = 'rgba(255, 0, 0, 0.5)';
+  paint.fillRect(0, 0, 256, 256);
+  const canvas = await renderMap(style, new Map([['g', g]]), view(2, [0, 0], 256, 256), { beneathLabels: beneath });
+  // Over the white background: half red. The label (black) and the circle after it are drawn on top.
+  assert.deepEqual(pixel(canvas, 5, 5), [255, 128, 128, 255]);
+  assert.ok(countPixels(canvas, ([r, g, b]) => r < 40 && g < 40 && b < 40) > 100, 'black label pixels over the image');
+  assert.deepEqual(pixel(canvas, 128, 128).slice(0, 3), [0, 255, 0]);
+  // Without a symbol layer the image goes over every layer.
+  const plain = await renderMap(compileStyle({ version: 8, sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': 'white' } }] }), new Map(), view(2, [0, 0], 256, 256), { beneathLabels: beneath });
+  assert.deepEqual(pixel(plain, 5, 5), [255, 128, 128, 255]);
 });

@@ -9,7 +9,8 @@
  *   - booleans are `true`/`false`/`1`/`0`;
  *   - at most MAX_POINTS points in all paths and markers together;
  *   - the deprecated `fill`, `stroke`, `width` style every path that does not set its own, and each
- *     deprecated `encodedpath` is one more path, as `enc:<value>`.
+ *     deprecated `encodedpath` is one more path, as `enc:<value>`;
+ *   - `time` and `legend` need `weather`; `time` is RFC 3339 with its offset; no legend by default.
  */
 
 import { parseColor, parseFill } from './color.js';
@@ -46,6 +47,19 @@ export interface StaticRequest {
   shortest: boolean;
   /** The language labels are shown in (language.ts); null for the style's own. */
   language: string | null;
+  /** `weather=VARIABLE[&time=ISO][&legend=corner]`: a weather moment under the labels; null without. */
+  weather: WeatherRequest | null;
+}
+
+/** Where the weather legend goes, or `false` for none. */
+export const LEGENDS = ['bottomleft', 'bottomright', 'topleft', 'topright', 'false'] as const;
+export type Legend = (typeof LEGENDS)[number];
+
+export interface WeatherRequest {
+  variable: string;
+  /** The moment shown; null for the run's first keyframe. */
+  time: Date | null;
+  legend: Legend;
 }
 
 const NUMBER = String.raw`-?(?:\d+(?:\.\d*)?|\.\d+)`;
@@ -85,6 +99,7 @@ export function parseStaticRequest(
   const latlng = parseBoolean(single(query, 'latlng', 'false')) ?? invalid('latlng');
   const defaults = deprecatedDefaults(query, shortest);
   const language = parseLanguage(query.language);
+  const weather = parseWeather(query);
 
   const pathValues = [...all(query, 'path'), ...all(query, 'encodedpath').map((text) => `enc:${text}`)];
   const paths = pathValues.map((value) => parsePath(value, defaults, latlng));
@@ -92,7 +107,7 @@ export function parseStaticRequest(
   const points = paths.reduce((sum, path) => sum + path.points.length, 0) + markers.reduce((sum, group) => sum + group.markers.length, 0);
   if (points > MAX_POINTS) throw new ApiError(`Too many points: at most ${MAX_POINTS} in all paths and markers`);
 
-  const common = { mapId, format, paths, markers, attribution, padding, shortest, language };
+  const common = { mapId, format, paths, markers, attribution, padding, shortest, language, weather };
   if (area[1] !== undefined) {
     const center: [number, number] = [Number(area[1]), Number(area[2])];
     const zoom = Number(area[3]);
@@ -134,6 +149,26 @@ function deprecatedDefaults(query: Query, shortest: boolean): PathDefaults {
   if (stroke !== undefined) defaults.stroke = parseColor(stroke) ?? invalid('stroke');
   if (width !== undefined) defaults.width = parseWidth(width) ?? invalid('width');
   return defaults;
+}
+
+/** An RFC 3339 date-time, with its offset (a time without one would depend on the server's zone). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+function parseWeather(query: Query): WeatherRequest | null {
+  const variable = single(query, 'weather', undefined);
+  const time = single(query, 'time', undefined);
+  const legend = single(query, 'legend', undefined);
+  if (variable === undefined) {
+    if (time !== undefined || legend !== undefined) throw new ApiError(`${time !== undefined ? 'time' : 'legend'} needs weather=VARIABLE`);
+    return null;
+  }
+  if (!/^[a-z0-9_:-]{1,130}$/.test(variable)) invalid('weather');
+  let moment: Date | null = null;
+  if (time !== undefined) {
+    moment = new Date(time);
+    if (!DATE_TIME.test(time) || Number.isNaN(moment.getTime())) throw new ApiError('Invalid time: an RFC 3339 date-time, such as 2026-11-26T12:00:00Z');
+  }
+  return { variable, time: moment, legend: LEGENDS.find((known) => known === (legend ?? 'false')) ?? invalid('legend') };
 }
 
 function parsePadding(text: string): number {

@@ -9,7 +9,9 @@ import { compileStyle } from '../../render/style/style.js';
 import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';
 import { LANGUAGE_DESCRIPTION } from '../language.js';
-import { IMAGE_FORM, parseStaticRequest, type Query, type StaticRequest } from './request.js';
+import { IMAGE_FORM, LEGENDS, parseStaticRequest, type Query, type StaticRequest } from './request.js';
+import type { StaticWeather } from './weather-layer.js';
+import { rampOf } from '../../platform/weather-ramps.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
 
@@ -20,7 +22,12 @@ export interface StaticMapRouteOptions {
   icons: IconLoader;
   /** `Cache-Control: public, max-age=` of the images. */
   maxAgeSeconds: number;
+  /** The weather moment a `weather=` request draws (the weather area's, wired by the composition). */
+  weather: (variable: string, time: Date | null) => Promise<Omit<StaticWeather, 'ramp' | 'legend'>>;
 }
+
+/** `Cache-Control: max-age` of images with weather: that of `/weather/latest.json`. */
+const WEATHER_MAX_AGE_SECONDS = 60;
 
 const text = (description: string) => ({ type: 'string', description }) as const;
 const repeated = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const;
@@ -52,6 +59,9 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       padding: text('Margin around fitted bounds or features, as a fraction of the size on each side (default 0.1)'),
       latlng: text('true reads every coordinate pair of path and markers as lat,lon (default false)'),
       language: text(LANGUAGE_DESCRIPTION),
+      weather: text('A weather variable of the latest runs (`temperature-2m:gfs`, or a base id one model gives) drawn with its colour ramp under the labels'),
+      time: text('The moment of the weather (RFC 3339), between the run\'s first and last keyframes, interpolated between the two around it; the first keyframe when absent'),
+      legend: { type: 'string', enum: [...LEGENDS], description: 'Corner of the weather legend, or false for none (the default); needs weather' },
       fill: text('Deprecated: default fill colour of every path'),
       stroke: text('Deprecated: default stroke colour of every path'),
       width: text('Deprecated: default stroke width of every path, CSS pixels'),
@@ -64,8 +74,8 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       content: IMAGE_CONTENT,
     },
     304: { description: 'Not modified (If-None-Match)' },
-    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, a malformed path or marker (a path needs two points), or an area or image part missing a piece (the message names it: a zoom, the height, the format)' },
-    404: { $ref: 'ErrorBody#', description: 'No such map' },
+    400: { $ref: 'ErrorBody#', description: 'Out of bounds, invalid format, invalid image size, invalid language, a malformed path or marker (a path needs two points), an area or image part missing a piece (the message names it: a zoom, the height, the format), an unknown weather variable, or a time that is malformed or outside its keyframes' },
+    404: { $ref: 'ErrorBody#', description: 'No such map, or weather asked for before any run is published' },
     414: { $ref: 'ErrorBody#', description: URI_TOO_LONG },
     ...gatedRoute.response,
     503: gatedUnavailable(RENDER_UNAVAILABLE),
@@ -100,10 +110,17 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       const parsed = parseStaticRequest(mapId, `${area}/${imageSpec}`, request.query, Buffer.byteLength(request.raw.url ?? ''), map.formats);
       const viewport = withinMapZooms(parsed, map);
       const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
-      const bytes = await options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language });
-      return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
+      const weather = parsed.weather ? await staticWeather(options, parsed.weather) : undefined;
+      const bytes = await options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language, weather });
+      // A weather image changes with the next run, as the catalog does: cached as long as the catalog.
+      return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], weather ? WEATHER_MAX_AGE_SECONDS : options.maxAgeSeconds);
     },
   );
+}
+
+async function staticWeather(options: StaticMapRouteOptions, request: NonNullable<StaticRequest['weather']>): Promise<StaticWeather> {
+  const moment = await options.weather(request.variable, request.time);
+  return { ...moment, ramp: rampOf(moment.variableId, moment.decoding.min, moment.decoding.max), legend: request.legend };
 }
 
 /**

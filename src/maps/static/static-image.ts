@@ -1,6 +1,7 @@
 /**
- * One static image from start to finish: the map drawn by the renderer, then the overlays (paths,
- * markers, attribution) in CSS pixels on top, then the encoding. Used by the render workers and by
+ * One static image from start to finish: the weather layer if asked for, the map drawn by the
+ * renderer with it under the labels, then the overlays (paths, markers, legend, attribution) in CSS
+ * pixels on top, then the encoding. Used by the render workers and by
  * `meridian render`; everything it needs arrives in the job, so it runs the same in both.
  */
 
@@ -19,6 +20,7 @@ import { CACHED_LANGUAGES, localizedStyle } from '../language.js';
 import { renderMap } from '../../render/renderer.js';
 import type { Attribution } from './draw/attribution.js';
 import type { Format } from '../image-format.js';
+import { drawLegend, weatherImage, type StaticWeather } from './weather-layer.js';
 import type { Viewport } from '../../render/view/viewport.js';
 
 export interface StaticImageJob {
@@ -31,6 +33,8 @@ export interface StaticImageJob {
   icons: Map<string, Uint8Array>;
   /** The language of the labels (language.ts); null for the style's own. */
   language: string | null;
+  /** A weather moment drawn under the labels, with its legend (weather-layer.ts); none when absent. */
+  weather?: StaticWeather;
 }
 
 /** Per map, its style compiled for each language asked for lately ('' for the style's own). */
@@ -49,21 +53,30 @@ export function compiledStyleOf(map: LoadedMap, language: string | null): Compil
 }
 
 /** The map alone, as the renderer draws it for an image in `format`: JPEG has no alpha, so it is drawn over white. */
-export async function drawMap(map: LoadedMap, viewport: Viewport, format: Format, language: string | null, signal?: AbortSignal): Promise<Canvas> {
+export async function drawMap(
+  map: LoadedMap,
+  viewport: Viewport,
+  format: Format,
+  language: string | null,
+  signal?: AbortSignal,
+  beneathLabels?: Canvas,
+): Promise<Canvas> {
   const fonts = map.fonts();
   registerFonts(fonts);
   const images = await map.images(viewport.pixelRatio);
   const background = format === 'jpg' ? '#ffffff' : undefined;
-  return renderMap(compiledStyleOf(map, language), map.sources, viewport, { signal, images, fonts, background });
+  return renderMap(compiledStyleOf(map, language), map.sources, viewport, { signal, images, fonts, background, beneathLabels });
 }
 
 export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {
-  const canvas = await drawMap(map, job.viewport, job.format, job.language, signal);
+  const frame = frameOf(job.viewport);
+  const weather = job.weather ? await weatherImage(frame, job.viewport.pixelRatio, job.weather) : undefined;
+  const canvas = await drawMap(map, job.viewport, job.format, job.language, signal, weather);
   const ctx = canvas.getContext('2d');
   ctx.setTransform(job.viewport.pixelRatio, 0, 0, job.viewport.pixelRatio, 0, 0);
-  const frame = frameOf(job.viewport);
   drawPaths(ctx, frame, job.paths);
   drawMarkers(ctx, frame, job.markers, await decodeIcons(job.icons));
+  if (job.weather) drawLegend(ctx, frame, job.weather, job.attribution);
   drawAttribution(ctx, frame, map.attribution, job.attribution);
   signal?.throwIfAborted();
   return encodeImage(canvas, job.format);
