@@ -23,7 +23,7 @@ test('serve looks for runs at once and then every interval; a failed look is log
     for (let i = 0; i < 100 && warnings.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     stop();
     assert.deepEqual(warnings, ['weather fetch failed; the next look will try again']);
-    const lease = await meridian.db.query(`SELECT 1 FROM meridian_settings WHERE name = 'weather_fetch_lease'`);
+    const lease = await meridian.db.query(`SELECT 1 FROM meridian_settings WHERE name = 'weather_fetch_lease:gfs'`);
     assert.equal(lease.length, 0, 'the lease is released after a failed look');
     const again = scheduleFetches(meridian, log);
     for (let i = 0; i < 100 && warnings.length === 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
