@@ -155,7 +155,10 @@ export function scheduleFetches(services: FetchServices, log: FetchLog): () => v
       if (running) return;
       running = true;
       try {
-        if (!(await takeLease(services.db, model, holder))) return;
+        if (!(await takeLease(services.db, model, holder))) {
+          log.info({ model }, 'weather fetch: another instance holds the lease; not looking this time');
+          return;
+        }
         try {
           log.info({ model }, 'weather fetch: looking for a new run');
           const report = await fetchRun(services, model, 'latest', { progress: progressToLog(log, { model }) });

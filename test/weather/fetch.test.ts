@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { openMeridian } from '../../src/app.js';
@@ -12,6 +10,7 @@ import { ingestFiles } from '../../src/weather/ingest.js';
 import { fetchRun } from '../../src/weather/schedule.js';
 import { defaultVariables, type FieldSelector } from '../../src/weather/variables.js';
 import { cleanUp, testConfig } from '../helpers.js';
+import { ForecastServer } from './forecast-server.js';
 import { notesInto } from './progress-notes.js';
 import { tempDir } from '../scratch.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
@@ -108,72 +107,7 @@ function publish(run: Date, step: number, messages: readonly Message[], options:
   if (options.idx !== false) writeFileSync(`${file}.idx`, idx);
 }
 
-interface Served {
-  method: string;
-  path: string;
-  range: string | undefined;
-  status: number;
-  bytes: number;
-}
-
-/** A NOMADS stand-in serving `root` with real Range support, logging what it sends, with faults on demand. */
-class Nomads {
-  readonly requests: Served[] = [];
-  /** Handles a request itself (a failure, a drop, silence) when it returns true. */
-  intercept: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
-  corrupt = false;
-  ignoreRanges = false;
-  private readonly server = createServer((request, response) => this.handle(request, response));
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${prefix}`;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.intercept = null;
-    this.corrupt = false;
-    this.ignoreRanges = false;
-  }
-
-  /** Bytes of GRIB files (not inventories) sent, and the ranges asked for them. */
-  gribTraffic(): { bytes: number; ranges: (string | undefined)[] } {
-    const grib = this.requests.filter((r) => !r.path.endsWith('.idx') && r.method === 'GET');
-    return { bytes: grib.reduce((sum, r) => sum + r.bytes, 0), ranges: grib.map((r) => r.range) };
-  }
-
-  private handle(request: IncomingMessage, response: ServerResponse): void {
-    const urlPath = decodeURIComponent(new URL(request.url!, 'http://localhost').pathname);
-    const entry: Served = { method: request.method!, path: urlPath, range: request.headers.range, status: 0, bytes: 0 };
-    this.requests.push(entry);
-    if (this.intercept?.(request, response)) return;
-    const send = (status: number, headers: Record<string, string | number>, body: Buffer) => {
-      entry.status = status;
-      entry.bytes = request.method === 'HEAD' ? 0 : body.length;
-      response.writeHead(status, { 'Content-Length': body.length, ...headers });
-      response.end(body);
-    };
-    const file = path.join(root, path.normalize(urlPath));
-    if (!existsSync(file)) return send(404, {}, Buffer.from('Not Found'));
-    const data = readFileSync(file);
-    const match = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-    if (!match || this.ignoreRanges) return send(200, { 'Accept-Ranges': 'bytes' }, data);
-    const start = Number(match[1]);
-    const end = Math.min(match[2] ? Number(match[2]) : data.length - 1, data.length - 1);
-    if (start > end) return send(416, { 'Content-Range': `bytes */${data.length}` }, Buffer.alloc(0));
-    const body = Buffer.from(data.subarray(start, end + 1));
-    if (this.corrupt) body.write('XXXX');
-    send(206, { 'Content-Range': `bytes ${start}-${end}/${data.length}` }, body);
-  }
-}
-
-const nomads = new Nomads();
+const nomads = new ForecastServer(root, prefix);
 let baseUrl: string;
 const safricaRun = new Date('2010-03-08T12:00:00Z');
 const safricaSteps = [0, 3, 6, 9];
