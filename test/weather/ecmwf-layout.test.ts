@@ -263,8 +263,10 @@ test('serve fetches each configured ECMWF model under its own lease: skipped whi
   try {
     await instance.meridian.db.query(`INSERT INTO meridian_settings (name, value) VALUES ('weather_fetch_lease:ifs', $1)`, [`another-instance ${new Date().toISOString()}`]);
     let stop = scheduleFetches(instance.meridian, log);
-    await until(/another instance holds the lease/);
+    await until(/another instance holds the lease|looking for a new run|weather fetch failed/);
     stop();
+    assert.match(logs.text, /another instance holds the lease/);
+    assert.doesNotMatch(logs.text, /looking for a new run/);
     assert.equal(server.requests.length, 0);
     // The other instance died an hour and more ago: its lease has lapsed.
     await instance.meridian.db.query(`UPDATE meridian_settings SET value = $1 WHERE name = 'weather_fetch_lease:ifs'`, [`another-instance ${new Date(Date.now() - 2 * 3_600_000).toISOString()}`]);
