@@ -47,8 +47,11 @@ export function ecmwfFields(directory: string): string {
       execFileSync('grib_set', ['-s', set, file, next]);
       file = next;
     });
+    // Repacked simply first: after scaleValuesBy, ecCodes keeps a decimal scale too fine for its bits until it repacks.
+    const simple = path.join(directory, `${name}-simple.grib2`);
+    execFileSync('grib_set', ['-r', '-s', 'packingType=grid_simple', file, simple]);
     const packed = path.join(directory, `${name}.grib2`);
-    execFileSync('grib_set', ['-r', '-s', 'packingType=grid_ccsds', file, packed]);
+    execFileSync('grib_set', ['-r', '-s', 'packingType=grid_ccsds', simple, packed]);
     return readFileSync(packed);
   });
   const all = path.join(directory, 'fields.grib2');

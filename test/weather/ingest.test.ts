@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
@@ -11,6 +11,7 @@ import { defaultVariables } from '../../src/weather/variables.js';
 import { cleanUp, testConfig } from '../helpers.js';
 import { tempDir } from '../scratch.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
+import { ecmwfFields, ecmwfPath, publishEcmwfStep } from './ecmwf-files.js';
 import { pixelCentres, TILE_PIXELS as tileSize } from './proj.js';
 
 const samples = GRIB_EXAMPLES;
@@ -29,9 +30,9 @@ after(async () => {
   await cleanUp(config);
 });
 
-/** ecCodes' values of one field of the GFS sample, on its 2.5° grid (144 x 73 from 0°E, 90°N). */
-function ecCodesField(shortName: string): Float64Array {
-  const text = execFileSync('grib_get_data', ['-w', `shortName=${shortName}`, '-F', '%.10g', gfs], { encoding: 'utf8', maxBuffer: 64 << 20 });
+/** ecCodes' values of one field of the GFS sample (or a file made from it), on its 2.5° grid (144 x 73 from 0°E, 90°N). */
+function ecCodesField(shortName: string, file = gfs): Float64Array {
+  const text = execFileSync('grib_get_data', ['-w', `shortName=${shortName}`, '-F', '%.10g', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const values = new Float64Array(144 * 73);
   for (const line of text.split('\n')) {
     const [lat, lon, value] = line.trim().split(/\s+/).map(Number);
@@ -76,20 +77,14 @@ test('the GFS sample becomes one run of eight variables, each keyframe a tileset
   for (const keyframe of report.runs[0]!.keyframes) assert.ok(files.includes(`${keyframe.id}.pmtiles`));
 });
 
-test('decoding tile pixels gives the source field, bilinearly interpolated, within one quantisation step', async () => {
-  const rows = await meridian.weather.latest();
-  for (const [variableId, shortNames, toUnit] of [
-    ['temperature-2m:gfs', ['2t'], (k: number) => k - 273.15],
-    ['pressure-msl:gfs', ['prmsl'], (pa: number) => pa / 100],
-    ['wind-10m:gfs', ['10u', '10v'], (ms: number) => ms],
-    ['relative_humidity-2m:gfs', ['2r'], (percent: number) => percent],
-    ['wind_gust-10m:gfs', ['gust'], (ms: number) => ms],
-    ['precipitation_rate:gfs', ['prate'], (perSecond: number) => perSecond * 3600],
-  ] as const) {
+/** Asserts that tile pixels of each variable decode to ecCodes' values of its fields, bilinearly interpolated, within one quantisation step. */
+async function assertTilesMatch(rows: Awaited<ReturnType<Meridian['weather']['latest']>>, file: string, cases: readonly (readonly [string, readonly string[], (value: number) => number])[]): Promise<void> {
+  for (const [variableId, shortNames, toUnit] of cases) {
     const row = rows.find((r) => r.variable_id === variableId)!;
+    assert.ok(row, variableId);
     const { min, max } = (row.layer.metadata as { weather_variable: { decoding: { min: number; max: number } } }).weather_variable.decoding;
     const step = (max - min) / 255;
-    const sources = shortNames.map(ecCodesField);
+    const sources = shortNames.map((name) => ecCodesField(name, file));
     const pixels = await tilePixels(row.archive, 0, 0, 0);
     const samples = Array.from({ length: 400 }, (_, sample) => [(sample * 97) % tileSize, 20 + ((sample * 61) % (tileSize - 40))] as const);
     const centres = pixelCentres(0, 0, 0, samples);
@@ -104,6 +99,39 @@ test('decoding tile pixels gives the source field, bilinearly interpolated, with
       assert.equal(pixels[(py * tileSize + px) * 4 + 3], 255);
     }
   }
+}
+
+test('decoding tile pixels gives the source field, bilinearly interpolated, within one quantisation step', async () => {
+  const rows = await meridian.weather.latest();
+  await assertTilesMatch(rows, gfs, [
+    ['temperature-2m:gfs', ['2t'], (k: number) => k - 273.15],
+    ['pressure-msl:gfs', ['prmsl'], (pa: number) => pa / 100],
+    ['wind-10m:gfs', ['10u', '10v'], (ms: number) => ms],
+    ['relative_humidity-2m:gfs', ['2r'], (percent: number) => percent],
+    ['wind_gust-10m:gfs', ['gust'], (ms: number) => ms],
+    ['precipitation_rate:gfs', ['prate'], (perSecond: number) => perSecond * 3600],
+  ]);
+});
+
+test("ECMWF's encodings (made with ecCodes from the GFS sample, CCSDS-packed) ingest as ecCodes reads them", async () => {
+  // ECMWF's msl (0.3.0), tp in metres (0.1.193) accumulated over 0-6 h, tprate (0.1.52), tcc in % on the surface (0.6.1), 2r, 10fg3.
+  const directory = tempDir();
+  const file = path.join(directory, ecmwfPath('ifs', new Date('2026-08-30T12:00:00Z'), 6));
+  publishEcmwfStep(directory, ecmwfFields(path.join(directory, 'fields')), 'ifs', new Date('2026-08-30T12:00:00Z'), 6);
+  const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [file], { ...options, model: 'ecmwf' });
+  assert.deepEqual(report.failed, []);
+  const rows = (await meridian.weather.latest()).filter((r) => r.variable_id.endsWith(':ecmwf'));
+  await assertTilesMatch(rows, file, [
+    ['pressure-msl:ecmwf', ['msl'], (pa: number) => pa / 100],
+    ['precipitation-1h:ecmwf', ['tp'], (metres: number) => (metres * 1000) / 6],
+    ['precipitation_rate:ecmwf', ['tprate'], (perSecond: number) => perSecond * 3600],
+    ['cloud_cover-total:ecmwf', ['tcc'], (percent: number) => percent],
+    ['relative_humidity-2m:ecmwf', ['2r'], (percent: number) => percent],
+    ['wind_gust-10m:ecmwf', ['10fg3'], (ms: number) => ms],
+    ['temperature-2m:ecmwf', ['2t'], (k: number) => k - 273.15],
+    ['wind-10m:ecmwf', ['10u', '10v'], (ms: number) => ms],
+  ]);
+  rmSync(directory, { recursive: true, force: true });
 });
 
 test('frozen precipitation is the precipitation rate times its frozen percentage', async () => {
@@ -154,7 +182,7 @@ test('the 3-hourly southern Africa run becomes 25 precipitation keyframes in tim
   assert.equal(times[0], '2010-03-08T12:00:00.000Z');
   assert.equal(times[24], '2010-03-11T12:00:00.000Z');
   const catalog = await meridian.weather.latest();
-  assert.deepEqual([...new Set(catalog.map((r) => r.variable_id))].sort(), [
+  assert.deepEqual([...new Set(catalog.map((r) => r.variable_id))].filter((id) => !id.endsWith(':ecmwf')).sort(), [
     'cloud_cover-total:gfs', 'precipitation-1h:gfs', 'precipitation-1h:safrica', 'precipitation_rate:gfs', 'precipitation_rate:safrica', 'pressure-msl:gfs',
     'relative_humidity-2m:gfs', 'temperature-2m:gfs', 'wind-10m:gfs', 'wind_gust-10m:gfs',
   ]);
