@@ -113,6 +113,18 @@ test('every default variable: all fields but surface pressure and 850 hPa humidi
   assert.equal(server.gribTraffic().bytes, bytesOf(noon, 3, lines, wanted).length);
 });
 
+test('AIFS Single: a 06 UTC run in stream oper, asked only for its 6-hourly steps', async () => {
+  const morning = new Date('2026-08-30T06:00:00Z');
+  for (const step of [0, 6]) publishEcmwfStep(path.join(root, prefix), fields, 'aifs-single', morning, step);
+  const result = await downloadRun(options({ layout: ecmwfLayout('aifs-single'), run: morning }));
+  assert.deepEqual(result.files.map((f) => path.basename(f)), ['2026083006-f000.grib2', '2026083006-f006.grib2']);
+  const indexes = server.requests.filter((r) => r.path.endsWith('.index')).map((r) => r.path.slice(prefix.length + 1)).sort();
+  assert.deepEqual(indexes, [
+    '20260830/06z/aifs-single/0p25/oper/20260830060000-0h-oper-fc.index',
+    '20260830/06z/aifs-single/0p25/oper/20260830060000-6h-oper-fc.index',
+  ]);
+});
+
 test('latest picks the newest complete run, passing over one whose last step has no index yet', async () => {
   const progress: string[] = [];
   const result = await downloadRun(options({ run: 'latest', now: () => new Date('2026-08-30T23:00:00Z'), progress: notesInto(progress) }));
