@@ -7,7 +7,8 @@ import { ControlError } from './platform/control.js';
 import type { WeatherCatalog } from './weather/catalog.js';
 import { FetchError } from './weather/fetch.js';
 import { IngestError, ingestFiles, type IngestPreparer } from './weather/ingest.js';
-import { fetchRun } from './weather/schedule.js';
+import type { Progress } from './platform/progress.js';
+import { fetchModels, fetchRun, type FetchModel } from './weather/schedule.js';
 import { defaultVariables } from './weather/variables.js';
 
 /**
@@ -23,7 +24,7 @@ export type AdminRequest =
   | { op: 'accounts.revoke-token'; token: string }
   | { op: 'usage'; accountId?: string; keyId?: string; since?: string }
   | { op: 'weather.ingest'; files: string[]; model: string; attribution: string }
-  | { op: 'weather.fetch'; run: string };
+  | { op: 'weather.fetch'; model: FetchModel; run: string };
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
@@ -50,7 +51,8 @@ export interface AdminServices {
   prepareIngest?: IngestPreparer;
 }
 
-export async function runAdmin(services: AdminServices, request: AdminRequest): Promise<unknown> {
+/** `progress` shows long operations (a fetch) to whoever asked: the command's terminal, or the server's log. */
+export async function runAdmin(services: AdminServices, request: AdminRequest, progress?: Progress): Promise<unknown> {
   switch (request.op) {
     case 'accounts.create':
       return services.accounts.create(accountName(request.name));
@@ -108,9 +110,13 @@ export async function runAdmin(services: AdminServices, request: AdminRequest): 
       }
     }
     case 'weather.fetch': {
+      const model = request.model ?? 'gfs';
+      if (!fetchModels.includes(model)) throw new ControlError(`--model must be one of ${fetchModels.join(', ')}, got "${model}"`);
       const run = request.run === 'latest' ? 'latest' : runTime(request.run);
       try {
-        return (await fetchRun(services, run)) ?? { runs: [], skipped: [], failed: [], notes: ['the latest run is already in the catalog'] };
+        return (
+          (await fetchRun(services, model, run, progress ? { progress } : {})) ?? { runs: [], skipped: [], failed: [], notes: ['the latest run is already in the catalog'] }
+        );
       } catch (error) {
         if (error instanceof FetchError || error instanceof IngestError) throw new ControlError(error.message);
         throw error;

@@ -34,6 +34,7 @@ import { KeyGate } from './keys/gate.js';
 import { platformMigrations } from './platform/migrations.js';
 import { consoleBuilt, consoleRoutes } from './platform/console.js';
 import { landingRoute } from './platform/landing.js';
+import { progressToLog, type Progress } from './platform/progress.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
 import { CatalogMemory } from './weather/catalog-memory.js';
@@ -63,7 +64,8 @@ export interface Meridian {
   weatherDirectory: string;
   /** Decodes and tiles ingested files on the weather worker pool. */
   prepareIngest: IngestPreparer;
-  admin(request: AdminRequest): Promise<unknown>;
+  /** `progress`: where a long operation (a fetch) shows how far it is. */
+  admin(request: AdminRequest, progress?: Progress): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -94,7 +96,7 @@ export async function openMeridian(config: Config): Promise<Meridian> {
       weather,
       weatherDirectory,
       prepareIngest,
-      admin: (request) => runAdmin({ config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest }, request),
+      admin: (request, progress) => runAdmin({ config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest }, request, progress),
       async close() {
         try {
           await Promise.all([usage.close(), ingests.close()]);
@@ -271,8 +273,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
         'Meridian is serving',
       );
       if (db.kind === 'pglite') {
+        // A command's fetch run by this server shows its progress in the server's log.
         stopControl = await startControlServer(controlSocketPath(config.dataDir), (request) =>
-          meridian.admin(request as AdminRequest),
+          meridian.admin(request as AdminRequest, progressToLog(publicApp.log, { command: (request as { op?: unknown }).op })),
         );
       }
       return { public: publicUrl, admin: adminUrl };

@@ -6,6 +6,7 @@ import { createServer, openMeridian } from '../app.js';
 import type { AdminRequest } from '../admin.js';
 import type { AccountSummary } from '../keys/accounts.js';
 import type { IngestReport } from '../weather/ingest.js';
+import { fetchModels, type FetchModel } from '../weather/schedule.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { ApiError } from '../platform/errors.js';
@@ -270,8 +271,11 @@ function adminRequest(
 ): AdminRequest {
   const [argument] = args;
   if (command === 'weather' && sub === 'fetch') {
-    if (values.model !== undefined && values.model !== 'gfs') throw new UsageError('weather fetch knows the model gfs only', ['weather', 'fetch']);
-    return { op: 'weather.fetch', run: values.run ?? 'latest' };
+    const model = values.model ?? 'gfs';
+    if (!(fetchModels as readonly string[]).includes(model)) {
+      throw new UsageError(`weather fetch knows the models ${fetchModels.join(', ')}, not "${model}"`, ['weather', 'fetch']);
+    }
+    return { op: 'weather.fetch', model: model as FetchModel, run: values.run ?? 'latest' };
   }
   if (command === 'weather') {
     if (args.length === 0) throw new UsageError('weather ingest needs at least one FILE', ['weather', 'ingest']);
@@ -342,7 +346,8 @@ async function runAdmin(config: Config, request: AdminRequest): Promise<unknown>
   }
   const meridian = await openMeridian(config);
   try {
-    return await meridian.admin(request);
+    // In this process, a fetch shows its progress on the terminal (through a server, in its log).
+    return await meridian.admin(request, request.op === 'weather.fetch' ? progressOn(process.stderr) : undefined);
   } finally {
     await meridian.close();
   }

@@ -76,10 +76,10 @@ export const commands: CommandHelp[] = [
   },
   {
     name: 'weather fetch',
-    synopsis: ['weather fetch [--run latest|YYYYMMDDHH]'],
-    description: 'download a GFS run (only the needed fields) and ingest it',
+    synopsis: ['weather fetch [--model gfs|ifs|aifs-single] [--run latest|YYYYMMDDHH]'],
+    description: 'download a run of GFS (default) or ECMWF open data (only the configured fields) and ingest it',
     options: ['run', 'model'],
-    examples: ['meridian weather fetch', 'meridian weather fetch --run 2026011206'],
+    examples: ['meridian weather fetch', 'meridian weather fetch --model ifs', 'meridian weather fetch --model gfs --run 2026011206'],
   },
   {
     name: 'render',

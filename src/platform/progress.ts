@@ -106,3 +106,47 @@ export function progressOn(stream: Stream, now: () => number = Date.now): Progre
 
 /** Progress that goes nowhere (tests, library use). */
 export const silentProgress: Progress = { phase() {}, update() {}, note() {}, end() {} };
+
+/**
+ * Progress in a server's log (pino): each phase's start with its size, every tenth of it, notes,
+ * and each phase's end with its duration. `fields` go on every line (the model being fetched).
+ */
+export function progressToLog(
+  log: { info(object: object, message: string): void },
+  fields: object = {},
+  now: () => number = Date.now,
+): Progress {
+  let name = '';
+  let total: number | undefined;
+  let started = 0;
+  let lastTenth = 0;
+  const finishPhase = () => {
+    if (name) log.info({ ...fields, phase: name, ms: now() - started }, 'done');
+    name = '';
+  };
+  return {
+    phase(next, steps) {
+      finishPhase();
+      name = next;
+      total = steps;
+      started = now();
+      lastTenth = 0;
+      log.info({ ...fields, phase: name, ...(steps === undefined ? {} : { total: steps }) }, 'started');
+    },
+    update(done, steps) {
+      if (steps !== undefined) total = steps;
+      if (!total) return;
+      const tenth = Math.floor((Math.min(done, total) / total) * 10);
+      if (tenth > lastTenth && tenth < 10) {
+        lastTenth = tenth;
+        const elapsed = now() - started;
+        const left = eta(elapsed, done / total);
+        log.info({ ...fields, phase: name, done, total, percent: tenth * 10, ...(left === null ? {} : { etaMs: Math.round(left) }) }, 'progress');
+      }
+    },
+    note(message) {
+      log.info({ ...fields, phase: name, note: message }, 'note');
+    },
+    end: finishPhase,
+  };
+}

@@ -1,30 +1,48 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { HttpClient, HttpClientError } from '../platform/http-client.js';
-import { byteRanges, IdxError, parseIdx, type ByteRange, type IdxName } from './idx.js';
+import { silentProgress, type Progress } from '../platform/progress.js';
+import { IndexError, type ByteRange } from './byte-ranges.js';
 import type { FieldSelector } from './variables.js';
 
 /**
- * `meridian weather fetch --model gfs`: downloads one GFS run from a server in the NOMADS layout,
- * `{baseUrl}/gfs.YYYYMMDD/HH/atmos/gfs.tHHz.pgrb2.0p25.fFFF`, fetching only the wanted fields:
- * each file's `.idx` inventory gives their byte ranges, requested with HTTP range requests.
- * A step's messages are written to `{directory}/YYYYMMDDHH-fFFF.grib2`, ready for `ingestFiles`.
+ * `meridian weather fetch`: downloads one model run, fetching only the wanted fields. A provider's
+ * layout (gfs-layout.ts, ecmwf-layout.ts) says where a step's file and its index are and which
+ * byte ranges of the file hold the wanted fields; this core finds the latest complete run,
+ * requests those ranges with retries, checks every message, and writes a step's messages to
+ * `{directory}/YYYYMMDDHH-fFFF.grib2`, ready for `ingestFiles`.
  */
 
+/** Where a provider publishes its runs, and how its index is read. Runs start every 6 hours. */
+export interface ForecastLayout {
+  /** The model as messages name it: `GFS`, `ECMWF IFS`. */
+  readonly name: string;
+  fileUrl(baseUrl: string, run: Date, step: number): string;
+  indexUrl(fileUrl: string): string;
+  /** Of the configured steps, those this run publishes (some runs are shorter), ascending. */
+  stepsOf(run: Date, steps: readonly number[]): number[];
+  /** Whether the provider publishes any of these fields. */
+  publishes(selectors: readonly FieldSelector[]): boolean;
+  /** The ranges of the wanted fields that a step's index lists; IndexError when it cannot be read or is another run's. */
+  ranges(index: string, run: Date, step: number, selectors: readonly FieldSelector[]): ByteRange[];
+}
+
 export interface FetchOptions {
+  layout: ForecastLayout;
   baseUrl: string;
   run: 'latest' | Date;
   steps: readonly number[];
-  resolution: '0p25' | '0p50' | '1p00';
   selectors: readonly FieldSelector[];
   directory: string;
-  /** Further attempts after a network error, a timeout, a 5xx or a 429; 3 when absent. */
+  /** Further attempts after a network error, a timeout, a 5xx, a 429 or a range cut short; 3 when absent. */
   retries?: number;
   /** Per attempt, body included; 60 s when absent. */
   timeoutMs?: number;
   now?: () => Date;
-  onProgress?: (message: string) => void;
+  /** Phases, steps done, and notes (runs passed over, retries). */
+  progress?: Progress;
 }
 
 export class FetchError extends Error {
@@ -39,38 +57,6 @@ export class FetchError extends Error {
   }
 }
 
-/** Inventory names of the fields GFS files carry, by the selectors of the variable table. */
-const inventory: { selector: FieldSelector; name: IdxName }[] = [
-  { selector: { discipline: 0, category: 0, number: 0, levelType: 103, level: 2 }, name: { variable: 'TMP', level: '2 m above ground' } },
-  { selector: { discipline: 0, category: 2, number: 2, levelType: 103, level: 10 }, name: { variable: 'UGRD', level: '10 m above ground' } },
-  { selector: { discipline: 0, category: 2, number: 3, levelType: 103, level: 10 }, name: { variable: 'VGRD', level: '10 m above ground' } },
-  { selector: { discipline: 0, category: 3, number: 1, levelType: 101 }, name: { variable: 'PRMSL', level: 'mean sea level' } },
-  { selector: { discipline: 0, category: 1, number: 7, levelType: 1 }, name: { variable: 'PRATE', level: 'surface' } },
-  { selector: { discipline: 0, category: 1, number: 8, levelType: 1 }, name: { variable: 'APCP', level: 'surface' } },
-  // The inventory names both the entire atmosphere as a single layer (10) and NCEP's local surface 200 alike.
-  { selector: { discipline: 0, category: 6, number: 1, levelType: 10 }, name: { variable: 'TCDC', level: 'entire atmosphere' } },
-  { selector: { discipline: 0, category: 6, number: 1, levelType: 200 }, name: { variable: 'TCDC', level: 'entire atmosphere' } },
-  { selector: { discipline: 0, category: 16, number: 196, levelType: 10 }, name: { variable: 'REFC', level: 'entire atmosphere' } },
-  { selector: { discipline: 0, category: 1, number: 39, levelType: 1 }, name: { variable: 'CPOFP', level: 'surface' } },
-];
-
-/** Selectors without an inventory name are left out: GFS files do not carry them. */
-function inventoryNames(selectors: readonly FieldSelector[]): IdxName[] {
-  const names = new Map<string, IdxName>();
-  for (const selector of selectors) {
-    for (const { selector: known, name } of inventory) {
-      const same =
-        selector.discipline === known.discipline &&
-        selector.category === known.category &&
-        selector.number === known.number &&
-        selector.levelType === known.levelType &&
-        (selector.level === undefined || known.level === undefined || selector.level === known.level);
-      if (same) names.set(`${name.variable}:${name.level}`, name);
-    }
-  }
-  return [...names.values()];
-}
-
 const sixHours = 6 * 3_600_000;
 /** Runs probed by `latest`, newest first: the current cycle and the four before it (24 h). */
 const latestCandidates = 5;
@@ -80,16 +66,9 @@ const maxBackoffMs = 5_000;
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
 
-/** `YYYYMMDDHH` of a cycle, as in the inventories' `d=` and the names of the written files. */
-function runStamp(run: Date): string {
+/** `YYYYMMDDHH` of a run, as in the names of the written files. */
+export function runStamp(run: Date): string {
   return `${run.getUTCFullYear()}${pad(run.getUTCMonth() + 1, 2)}${pad(run.getUTCDate(), 2)}${pad(run.getUTCHours(), 2)}`;
-}
-
-function fileUrl(options: FetchOptions, run: Date, step: number): string {
-  const stamp = runStamp(run);
-  const hour = stamp.slice(8);
-  const base = options.baseUrl.replace(/\/+$/, '');
-  return `${base}/gfs.${stamp.slice(0, 8)}/${hour}/atmos/gfs.t${hour}z.pgrb2.${options.resolution}.f${pad(step, 3)}`;
 }
 
 interface Answer {
@@ -114,6 +93,10 @@ class Client {
     private readonly signal: AbortSignal,
     private readonly progress: (message: string) => void,
   ) {}
+
+  get aborted(): boolean {
+    return this.signal.aborted;
+  }
 
   async request(url: string, init: { method?: 'GET' | 'HEAD'; range?: ByteRange } = {}): Promise<Answer> {
     let response;
@@ -143,24 +126,31 @@ class Client {
 }
 
 const missing = (url: string) => new FetchError(`${url}: HTTP 404 Not Found`, url, 404);
+const note = (options: FetchOptions, message: string) => (options.progress ?? silentProgress).note(message);
 
-/** The newest cycle whose last step's inventory is published: NOMADS writes a run's files in step order. */
-async function latestRun(client: Client, options: FetchOptions, lastStep: number): Promise<Date> {
+/**
+ * The newest run whose last step's index is published, with the steps it publishes: providers
+ * write a run's files in step order, so a run without its last index is still being written.
+ */
+async function latestRun(client: Client, options: FetchOptions, steps: readonly number[]): Promise<{ run: Date; steps: number[] }> {
+  const { layout } = options;
   const now = (options.now ?? (() => new Date()))();
   const newest = Math.floor(now.getTime() / sixHours) * sixHours;
   for (let back = 0; back < latestCandidates; back++) {
     const run = new Date(newest - back * sixHours);
-    const url = `${fileUrl(options, run, lastStep)}.idx`;
+    const runSteps = layout.stepsOf(run, steps);
+    if (runSteps.length === 0) continue;
+    const url = layout.indexUrl(layout.fileUrl(options.baseUrl, run, runSteps.at(-1)!));
     const answer = await client.request(url, { method: 'HEAD' });
-    if (answer.status !== 404) return run;
-    options.onProgress?.(`Run ${runStamp(run)} is not complete yet (${url} is missing)`);
+    if (answer.status !== 404) return { run, steps: runSteps };
+    note(options, `Run ${runStamp(run)} is not complete yet (${url} is missing)`);
   }
-  throw new FetchError(`No complete GFS run in the 24 h before ${now.toISOString()} at ${options.baseUrl}`);
+  throw new FetchError(`No complete ${layout.name} run in the 24 h before ${now.toISOString()} at ${options.baseUrl}`);
 }
 
 const grib = [0x47, 0x52, 0x49, 0x42];
 
-/** Every message of a chunk must be a GRIB2 message exactly as long as the inventory says. */
+/** Every message of a chunk must be a GRIB2 message exactly as long as the index says. */
 function checkMessages(chunk: Uint8Array, range: ByteRange, url: string): void {
   const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   for (const message of range.messages) {
@@ -171,69 +161,81 @@ function checkMessages(chunk: Uint8Array, range: ByteRange, url: string): void {
     }
     const declared = view.getBigUint64(at + 8);
     if (declared !== BigInt(length)) {
-      throw new FetchError(`${url}: the message at ${message.offset} declares ${declared} bytes, the inventory ${length}`, url);
+      throw new FetchError(`${url}: the message at ${message.offset} declares ${declared} bytes, the index ${length}`, url);
     }
   }
 }
 
-async function fetchRange(client: Client, url: string, range: ByteRange): Promise<Uint8Array> {
+/** A range answer with fewer bytes than asked for (a transfer cut short, a file still being written). */
+class ShortRange extends FetchError {}
+
+async function rangeOnce(client: Client, url: string, range: ByteRange): Promise<Uint8Array> {
   const header = `bytes=${range.start}-${range.end ?? ''}`;
   const answer = await client.request(url, { range });
   if (answer.status === 404) throw missing(url);
-  let chunk: Uint8Array;
   if (answer.status === 206) {
     const contentRange = answer.headers['content-range'] ?? '';
     const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(contentRange);
-    if (!match || Number(match[1]) !== range.start || (range.end !== null && Number(match[2]) !== range.end)) {
+    if (!match || Number(match[1]) !== range.start) {
       throw new FetchError(`${url}: asked for ${header}, got Content-Range ${JSON.stringify(contentRange)}`, url, 206);
+    }
+    if (range.end !== null && Number(match[2]) !== range.end) {
+      throw new ShortRange(`${url}: asked for ${header}, got Content-Range ${JSON.stringify(contentRange)}`, url, 206);
     }
     const expected = Number(match[2]) - range.start + 1;
     if (answer.body.length !== expected) {
-      throw new FetchError(`${url}: expected ${expected} bytes for ${header}, got ${answer.body.length}`, url, 206);
+      throw new ShortRange(`${url}: expected ${expected} bytes for ${header}, got ${answer.body.length}`, url, 206);
     }
-    chunk = answer.body;
-  } else if (answer.status === 200) {
+    return answer.body;
+  }
+  if (answer.status === 200) {
     // The server ignores Range and sends the whole file.
     if (answer.body.length <= (range.end ?? range.start)) {
-      throw new FetchError(`${url}: the file has ${answer.body.length} bytes, the inventory needs ${header}`, url, 200);
+      throw new ShortRange(`${url}: the file has ${answer.body.length} bytes, the index needs ${header}`, url, 200);
     }
-    chunk = answer.body.subarray(range.start, range.end === null ? undefined : range.end + 1);
-  } else {
-    throw new FetchError(`${url}: unexpected HTTP ${answer.status} for ${header}`, url, answer.status);
+    return answer.body.subarray(range.start, range.end === null ? undefined : range.end + 1);
   }
-  checkMessages(chunk, range, url);
-  return chunk;
+  throw new FetchError(`${url}: unexpected HTTP ${answer.status} for ${header}`, url, answer.status);
 }
 
-/** One step's wanted messages into one file; null when its inventory lists none of them (f000 has no averages). */
-async function downloadStep(
-  client: Client,
-  options: FetchOptions,
-  run: Date,
-  step: number,
-  names: readonly IdxName[],
-  written: string[],
-): Promise<string | null> {
-  const url = fileUrl(options, run, step);
-  const idxUrl = `${url}.idx`;
-  const answer = await client.request(idxUrl);
-  if (answer.status === 404) throw missing(idxUrl);
+/** A range, asked again (with backoff) while the answer comes back short. */
+async function fetchRange(client: Client, options: FetchOptions, url: string, range: ByteRange): Promise<Uint8Array> {
+  const retries = options.retries ?? 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const chunk = await rangeOnce(client, url, range);
+      checkMessages(chunk, range, url);
+      return chunk;
+    } catch (error) {
+      if (!(error instanceof ShortRange) || client.aborted) throw error;
+      if (attempt > retries) throw new FetchError(`${error.message} (after ${attempt} attempts)`, url, error.status);
+      const delayMs = Math.min(maxBackoffMs, firstBackoffMs * 2 ** (attempt - 1));
+      note(options, `${error.message}; retrying in ${delayMs} ms`);
+      await sleep(delayMs);
+    }
+  }
+}
+
+/** One step's wanted messages into one file; null when its index lists none of them (step 0 has no averages). */
+async function downloadStep(client: Client, options: FetchOptions, run: Date, step: number, written: string[]): Promise<string | null> {
+  const { layout } = options;
+  const url = layout.fileUrl(options.baseUrl, run, step);
+  const indexUrl = layout.indexUrl(url);
+  const answer = await client.request(indexUrl);
+  if (answer.status === 404) throw missing(indexUrl);
   let ranges: ByteRange[];
   try {
-    const entries = parseIdx(new TextDecoder().decode(answer.body));
-    const other = entries.find((entry) => entry.date !== runStamp(run));
-    if (other) throw new IdxError(`message ${other.message} belongs to run ${other.date}, not ${runStamp(run)}`);
-    ranges = byteRanges(entries, names);
+    ranges = layout.ranges(new TextDecoder().decode(answer.body), run, step, options.selectors);
   } catch (error) {
-    if (error instanceof IdxError) throw new FetchError(`${idxUrl}: ${error.message}`, idxUrl, answer.status);
+    if (error instanceof IndexError) throw new FetchError(`${indexUrl}: ${error.message}`, indexUrl, answer.status);
     throw error;
   }
   if (ranges.length === 0) {
-    options.onProgress?.(`${idxUrl} lists none of the wanted fields`);
+    note(options, `${indexUrl} lists none of the wanted fields`);
     return null;
   }
   const chunks: Uint8Array[] = [];
-  for (const range of ranges) chunks.push(await fetchRange(client, url, range));
+  for (const range of ranges) chunks.push(await fetchRange(client, options, url, range));
   const file = path.join(options.directory, `${runStamp(run)}-f${pad(step, 3)}.grib2`);
   written.push(file);
   const data = Buffer.concat(chunks);
@@ -242,7 +244,7 @@ async function downloadStep(
   } catch (error) {
     throw new FetchError(`Cannot write ${file}: ${(error as Error).message}`);
   }
-  options.onProgress?.(`${url}: ${data.length} bytes in ${ranges.length} range request(s)`);
+  note(options, `${url}: ${data.length} bytes in ${ranges.length} range request(s)`);
   return file;
 }
 
@@ -256,38 +258,44 @@ function checkedSteps(options: FetchOptions): number[] {
 }
 
 function clientFor(options: FetchOptions, signal: AbortSignal): Client {
-  return new Client(options.retries ?? 3, options.timeoutMs ?? 60_000, signal, options.onProgress ?? (() => {}));
+  return new Client(options.retries ?? 3, options.timeoutMs ?? 60_000, signal, (message) => note(options, message));
 }
 
 /** The run `run: 'latest'` stands for, found without downloading it (to tell whether it is new). */
 export async function latestAvailableRun(options: FetchOptions): Promise<Date> {
-  const steps = checkedSteps(options);
-  return latestRun(clientFor(options, new AbortController().signal), options, steps.at(-1)!);
+  const { run } = await latestRun(clientFor(options, new AbortController().signal), options, checkedSteps(options));
+  return run;
 }
 
 export async function downloadRun(options: FetchOptions): Promise<{ referenceTime: Date; files: string[] }> {
-  const steps = checkedSteps(options);
+  const { layout } = options;
+  const progress = options.progress ?? silentProgress;
+  const configured = checkedSteps(options);
   if (options.run !== 'latest' && options.run.getTime() % sixHours !== 0) {
-    throw new FetchError(`GFS runs start at 00, 06, 12 and 18 UTC, not at ${options.run.toISOString()}`);
+    throw new FetchError(`${layout.name} runs start at 00, 06, 12 and 18 UTC, not at ${options.run.toISOString()}`);
   }
-  const names = inventoryNames(options.selectors);
-  if (names.length === 0) throw new FetchError('None of the requested fields is published in GFS files');
+  if (!layout.publishes(options.selectors)) throw new FetchError(`None of the requested fields is published in ${layout.name} files`);
 
   const controller = new AbortController();
   const client = clientFor(options, controller.signal);
-  const referenceTime = options.run === 'latest' ? await latestRun(client, options, steps.at(-1)!) : options.run;
-  options.onProgress?.(`Downloading GFS run ${runStamp(referenceTime)}, ${steps.length} step(s)`);
+  if (options.run === 'latest') progress.phase(`Finding the latest complete ${layout.name} run`);
+  const { run: referenceTime, steps } =
+    options.run === 'latest' ? await latestRun(client, options, configured) : { run: options.run, steps: layout.stepsOf(options.run, configured) };
+  if (steps.length === 0) throw new FetchError(`${layout.name} run ${runStamp(referenceTime)} publishes none of the steps ${configured.join(', ')}`);
+  progress.phase(`Downloading ${layout.name} run ${runStamp(referenceTime)}, ${steps.length} step(s)`, steps.length);
   await mkdir(options.directory, { recursive: true });
 
   const written: string[] = [];
   const files: (string | null)[] = [];
   const failures: unknown[] = [];
   let next = 0;
+  let done = 0;
   const worker = async () => {
     while (failures.length === 0 && next < steps.length) {
       const index = next++;
       try {
-        files[index] = await downloadStep(client, options, referenceTime, steps[index]!, names, written);
+        files[index] = await downloadStep(client, options, referenceTime, steps[index]!, written);
+        progress.update(++done);
       } catch (error) {
         // The first failure stops the others; their aborted requests are not the cause.
         if (failures.push(error) === 1) controller.abort();
@@ -295,11 +303,12 @@ export async function downloadRun(options: FetchOptions): Promise<{ referenceTim
     }
   };
   await Promise.all(Array.from({ length: Math.min(stepConcurrency, steps.length) }, worker));
+  progress.end();
   if (failures.length > 0) {
     await Promise.all(written.map((file) => rm(file, { force: true })));
     throw failures[0];
   }
   const list = files.filter((file): file is string => file !== null);
-  if (list.length === 0) throw new FetchError(`No step of GFS run ${runStamp(referenceTime)} lists any of the wanted fields`);
+  if (list.length === 0) throw new FetchError(`No step of ${layout.name} run ${runStamp(referenceTime)} lists any of the wanted fields`);
   return { referenceTime, files: list };
 }

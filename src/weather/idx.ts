@@ -5,7 +5,9 @@
  * are fields of one message, which is fetched once.
  */
 
-export class IdxError extends Error {
+import { IndexError, mergeRanges, type ByteRange } from './byte-ranges.js';
+
+export class IdxError extends IndexError {
   override name = 'IdxError';
 }
 
@@ -24,14 +26,6 @@ export interface IdxEntry {
 export interface IdxName {
   variable: string;
   level: string;
-}
-
-/** Bytes to request: `end` is inclusive, null to the end of the file. */
-export interface ByteRange {
-  start: number;
-  end: number | null;
-  /** Offsets of the messages the range holds, in file order; each starts a GRIB message. */
-  messages: { offset: number; end: number | null }[];
 }
 
 const linePattern = /^(\d+(?:\.\d+)?):(\d+):d=(\d{10}):([^:]+):([^:]+):([^:]*):/;
@@ -55,25 +49,16 @@ export function parseIdx(text: string): IdxEntry[] {
 }
 
 /**
- * The ranges holding every field named in `wanted`, in file order. Adjacent messages are merged
- * into one request; messages separated by unwanted bytes never are, so nothing unneeded is fetched.
+ * The ranges holding every field named in `wanted`, in file order, adjacent messages merged.
  */
 export function byteRanges(entries: readonly IdxEntry[], wanted: readonly IdxName[]): ByteRange[] {
   const offsets = [...new Set(entries.map((e) => e.offset))];
   const names = new Set(wanted.map((w) => `${w.variable}:${w.level}`));
   const selected = new Set(entries.filter((e) => names.has(`${e.variable}:${e.level}`)).map((e) => e.offset));
-  const ranges: ByteRange[] = [];
-  offsets.forEach((offset, index) => {
-    if (!selected.has(offset)) return;
+  // A message runs to the next message's offset: the inventory gives no lengths.
+  const messages = offsets.flatMap((offset, index) => {
     const next = offsets[index + 1];
-    const message = { offset, end: next === undefined ? null : next - 1 };
-    const last = ranges.at(-1);
-    if (last && last.end !== null && last.end + 1 >= offset) {
-      last.end = message.end;
-      last.messages.push(message);
-    } else {
-      ranges.push({ start: offset, end: message.end, messages: [message] });
-    }
+    return selected.has(offset) ? [{ offset, end: next === undefined ? null : next - 1 }] : [];
   });
-  return ranges;
+  return mergeRanges(messages);
 }

@@ -42,13 +42,19 @@ export interface IngestReport {
 
 export class IngestError extends Error {}
 
+/** Code table 4.10's statistical processes, as selectors name them. */
+const processes: Record<number, FieldSelector['process']> = { 0: 'average', 1: 'accumulation', 2: 'maximum', 3: 'minimum' };
+
 function matches(message: GribMessage, selector: FieldSelector): boolean {
   if (message.discipline !== selector.discipline || message.category !== selector.category || message.number !== selector.number) {
     return false;
   }
   const first = message.level.first;
   if (!first || first.type !== selector.levelType) return false;
-  return selector.level === undefined || first.value === selector.level;
+  if (selector.level !== undefined && first.value !== selector.level) return false;
+  if (selector.process === undefined) return true;
+  const statistics = message.statistics;
+  return selector.process === (statistics ? processes[statistics.process] : 'instant');
 }
 
 function fieldTime(message: GribMessage): FieldTime {
@@ -112,6 +118,11 @@ function select(
       const candidates: Candidate[] = [];
       for (const message of matching) {
         const time = fieldTime(message);
+        if (time.periodStart?.getTime() === time.valid.getTime()) {
+          // ECMWF's step 0 carries totals and maxima over no time at all.
+          reasons.set(message, `a statistic over no time (its period starts and ends at ${time.valid.toISOString()})`);
+          continue;
+        }
         const companions = others.map((selector) =>
           inRun.find((m) => matches(m, selector) && fieldTime(m).valid.getTime() === time.valid.getTime()),
         );

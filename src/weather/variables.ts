@@ -17,8 +17,26 @@ export const fieldSelectorSchema = section({
   levelType: Type.Integer(byte),
   /** Level value in the surface's unit (2 for 2 m, 10 for 10 m); any when absent. */
   level: Type.Optional(Type.Number()),
+  /**
+   * How the field was processed over time (code table 4.10): `instant` (no statistical period),
+   * `average`, `accumulation`, `maximum` or `minimum`; any when absent. Parameter 0.1.52 is
+   * ECMWF's precipitation rate at a moment (`tprate`) and, accumulated, TIGGE's total precipitation.
+   */
+  process: Type.Optional(oneOf(['instant', 'average', 'accumulation', 'maximum', 'minimum'])),
 });
 export type FieldSelector = Static<typeof fieldSelectorSchema>;
+
+/** Whether two selectors can pick the same field (an absent level or process matches any). */
+export function overlaps(a: FieldSelector, b: FieldSelector): boolean {
+  return (
+    a.discipline === b.discipline &&
+    a.category === b.category &&
+    a.number === b.number &&
+    a.levelType === b.levelType &&
+    (a.level === undefined || b.level === undefined || a.level === b.level) &&
+    (a.process === undefined || b.process === undefined || a.process === b.process)
+  );
+}
 
 /** A variable, as the built-in table and an operator's `weather.variables` declare it. */
 export const variableSchema = section({
@@ -53,7 +71,12 @@ export function channelsOf(variable: VariableDefinition): 'r' | 'rg' {
   return variable.fields.length === 2 && !variable.combine ? 'rg' : 'r';
 }
 
-/** Several definitions may share an id (alternative sources of one variable): the first that matches wins. */
+/**
+ * Several definitions may share an id (alternative sources of one variable): the first that matches
+ * wins. Selectors are as GFS (NCEP) and ECMWF's open data encode the fields; the ECMWF ones were
+ * checked with ecCodes 2.28 (`grib_set -s paramId=...` on its GRIB2 sample, then `grib_ls -p
+ * discipline,parameterCategory,parameterNumber,typeOfFirstFixedSurface,level`).
+ */
 export const defaultVariables: VariableDefinition[] = [
   {
     id: 'temperature-2m',
@@ -73,6 +96,19 @@ export const defaultVariables: VariableDefinition[] = [
     description: 'Air pressure reduced to mean sea level',
     unit: 'hPa',
     fields: [{ discipline: 0, category: 3, number: 1, levelType: 101 }],
+    scale: 0.01,
+    offset: 0,
+    min: 900,
+    max: 1080,
+    time: 'instant',
+  },
+  {
+    // ECMWF's `msl` is the pressure (0.3.0) at mean sea level; NCEP's PRMSL is 0.3.1.
+    id: 'pressure-msl',
+    name: 'Pressure (MSL)',
+    description: 'Air pressure reduced to mean sea level',
+    unit: 'hPa',
+    fields: [{ discipline: 0, category: 3, number: 0, levelType: 101 }],
     scale: 0.01,
     offset: 0,
     min: 900,
@@ -119,6 +155,58 @@ export const defaultVariables: VariableDefinition[] = [
     time: 'accumulation',
   },
   {
+    // ECMWF's `tp` (paramId 228) is in metres of water, in ECMWF's local parameter 0.1.193.
+    id: 'precipitation-1h',
+    name: 'Precipitation',
+    description: 'Precipitation of all kinds, as a rate per hour',
+    unit: 'mm/h',
+    fields: [{ discipline: 0, category: 1, number: 193, levelType: 1 }],
+    scale: 1000,
+    offset: 0,
+    min: 0,
+    max: 50,
+    time: 'accumulation',
+  },
+  {
+    // TIGGE's (and ecCodes' paramId 228228) total precipitation in kg m-2: 0.1.52 accumulated.
+    id: 'precipitation-1h',
+    name: 'Precipitation',
+    description: 'Precipitation of all kinds, as a rate per hour',
+    unit: 'mm/h',
+    fields: [{ discipline: 0, category: 1, number: 52, levelType: 1, process: 'accumulation' }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 50,
+    time: 'accumulation',
+  },
+  {
+    // ECMWF's `tprate` (paramId 260048): the rate at the moment, kg m-2 s-1.
+    id: 'precipitation_rate',
+    name: 'Precipitation rate',
+    description: 'Precipitation of all kinds at the moment, as a rate per hour (what a radar shows)',
+    unit: 'mm/h',
+    fields: [{ discipline: 0, category: 1, number: 52, levelType: 1, process: 'instant' }],
+    scale: 3600,
+    offset: 0,
+    min: 0,
+    max: 50,
+    time: 'rate',
+  },
+  {
+    // NCEP's PRATE.
+    id: 'precipitation_rate',
+    name: 'Precipitation rate',
+    description: 'Precipitation of all kinds at the moment, as a rate per hour (what a radar shows)',
+    unit: 'mm/h',
+    fields: [{ discipline: 0, category: 1, number: 7, levelType: 1 }],
+    scale: 3600,
+    offset: 0,
+    min: 0,
+    max: 50,
+    time: 'rate',
+  },
+  {
     id: 'frozen_precipitation-1h',
     name: 'Frozen precipitation',
     description: 'Snow, ice pellets and freezing rain, as a rate per hour: the precipitation rate times its frozen percentage',
@@ -157,6 +245,71 @@ export const defaultVariables: VariableDefinition[] = [
     offset: 0,
     min: 0,
     max: 100,
+    time: 'instant',
+  },
+  {
+    // ECMWF's `tcc` as paramId 228164: WMO's 0.6.1 on the surface, in %.
+    id: 'cloud_cover-total',
+    name: 'Total cloud cover',
+    description: 'Cloud cover of the entire atmosphere',
+    unit: '%',
+    fields: [{ discipline: 0, category: 6, number: 1, levelType: 1 }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 100,
+    time: 'instant',
+  },
+  {
+    // ECMWF's `tcc` as paramId 164 (ecCodes' default for the name): local 0.6.192, a fraction 0-1.
+    id: 'cloud_cover-total',
+    name: 'Total cloud cover',
+    description: 'Cloud cover of the entire atmosphere',
+    unit: '%',
+    fields: [{ discipline: 0, category: 6, number: 192, levelType: 1 }],
+    scale: 100,
+    offset: 0,
+    min: 0,
+    max: 100,
+    time: 'instant',
+  },
+  {
+    // ECMWF's `2r` (paramId 260242) and NCEP's RH at 2 m above ground.
+    id: 'relative_humidity-2m',
+    name: 'Relative humidity 2 m',
+    description: 'Relative humidity 2 m above ground',
+    unit: '%',
+    fields: [{ discipline: 0, category: 1, number: 1, levelType: 103, level: 2 }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 100,
+    time: 'instant',
+  },
+  {
+    // ECMWF's `10fg`/`10fg3`/`10fg6`: the strongest gust 10 m above ground since the previous step.
+    id: 'wind_gust-10m',
+    name: 'Wind gusts 10 m',
+    description: 'Wind gust speed 10 m above ground (the strongest since the previous step where the model gives a period)',
+    unit: 'm/s',
+    fields: [{ discipline: 0, category: 2, number: 22, levelType: 103, level: 10 }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 75,
+    time: 'instant',
+  },
+  {
+    // NCEP's GUST on the surface.
+    id: 'wind_gust-10m',
+    name: 'Wind gusts 10 m',
+    description: 'Wind gust speed 10 m above ground (the strongest since the previous step where the model gives a period)',
+    unit: 'm/s',
+    fields: [{ discipline: 0, category: 2, number: 22, levelType: 1 }],
+    scale: 1,
+    offset: 0,
+    min: 0,
+    max: 75,
     time: 'instant',
   },
   {

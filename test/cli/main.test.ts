@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { cleanUp, onPostgres, testConfig } from '../helpers.js';
-import { freePort } from '../scratch.js';
+import { freePort, tempDir } from '../scratch.js';
 import { KIRCHBERG, requirePeers } from '../peers.js';
+import { ecmwfFields, publishEcmwfStep } from '../weather/ecmwf-files.js';
+import { ForecastServer } from '../weather/forecast-server.js';
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/meridian.js');
 const config = testConfig();
@@ -283,5 +285,39 @@ test('unknown options, missing values and missing sub-commands get our one line 
     assert.equal(result.stderr.split('\n')[0], line, args.join(' '));
     assert.match(result.stderr, usage, args.join(' '));
     assert.ok(!/To specify a positional argument|ERR_PARSE_ARGS|argument missing/.test(result.stderr), `Node's text for ${args.join(' ')}`);
+  }
+});
+
+test('weather fetch --model ifs downloads and ingests an ECMWF run, showing its progress; an unknown model is a usage error', async () => {
+  requirePeers('ecCodes', 'gribExamples');
+  const root = tempDir();
+  const server = new ForecastServer(root, '/forecasts');
+  const run12 = new Date('2026-08-30T12:00:00Z');
+  const fields = ecmwfFields(path.join(root, 'fields'));
+  for (const step of [0, 3, 6]) publishEcmwfStep(path.join(root, 'forecasts'), fields, 'ifs', run12, step);
+  const baseUrl = await server.listen();
+  try {
+    const fetched = await run(['weather', 'fetch', '--model', 'ifs', '--run', '2026083012'], {
+      MERIDIAN_WEATHER_ECMWF_URL: baseUrl,
+      MERIDIAN_WEATHER_ECMWF_STEPS: '0-6/3',
+    });
+    assert.equal(fetched.code, 0, fetched.stderr);
+    const report = JSON.parse(fetched.stdout);
+    assert.equal(report.runs[0].referenceTime, run12.toISOString());
+    assert.ok(report.runs[0].keyframes.some((k: { variable_id: string }) => k.variable_id === 'temperature-2m:ifs'));
+    // Not a terminal: plain lines, a phase's start, its tenths and its end.
+    assert.match(fetched.stderr, /^Downloading ECMWF IFS run 2026083012, 3 step\(s\)…$/m);
+    assert.match(fetched.stderr, /^Downloading ECMWF IFS run 2026083012, 3 step\(s\): 33%/m);
+    assert.match(fetched.stderr, /^Downloading ECMWF IFS run 2026083012, 3 step\(s\): done in \d+ s$/m);
+    assert.match(fetched.stderr, /^Ingesting 3 file\(s\) as model ifs: done in \d+ s$/m);
+    assert.ok(server.requests.every((r) => r.path.includes('/20260830/12z/ifs/0p25/oper/')));
+
+    const unknown = await run(['weather', 'fetch', '--model', 'icon']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /weather fetch knows the models gfs, ifs, aifs-single, not "icon"/);
+    assert.match(unknown.stderr, /^ {2}weather fetch \[--model gfs\|ifs\|aifs-single\] \[--run latest\|YYYYMMDDHH\]/m);
+  } finally {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { eta, formatDuration, progressOn } from '../../src/platform/progress.js';
+import { eta, formatDuration, progressOn, progressToLog } from '../../src/platform/progress.js';
 
 function recorder(tty: boolean) {
   const written: string[] = [];
@@ -45,4 +45,25 @@ test('durations and the time left read as a person says them', () => {
   assert.equal(formatDuration(3_720_000), '1 h 02 min');
   assert.equal(eta(200, 0.5), null);
   assert.equal(eta(10_000, 0.25), 30_000);
+});
+
+test("in a server's log: each phase's start with its size, every tenth with the time left, notes, and its end", () => {
+  const lines: (Record<string, unknown> & { msg: string })[] = [];
+  let clock = 0;
+  const progress = progressToLog({ info: (object, msg) => void lines.push({ ...object, msg }) }, { model: 'ifs' }, () => clock);
+  progress.phase('Downloading', 20);
+  for (let done = 1; done <= 20; done++) {
+    clock += 500;
+    progress.update(done);
+  }
+  progress.note('retrying');
+  progress.end();
+  assert.deepEqual(lines[0], { model: 'ifs', phase: 'Downloading', total: 20, msg: 'started' });
+  const tenths = lines.filter((line) => line.msg === 'progress');
+  assert.deepEqual(tenths.map((line) => line.percent), [10, 20, 30, 40, 50, 60, 70, 80, 90]);
+  assert.deepEqual(tenths[4], { model: 'ifs', phase: 'Downloading', done: 10, total: 20, percent: 50, etaMs: 5000, msg: 'progress' });
+  assert.deepEqual(lines.slice(-2), [
+    { model: 'ifs', phase: 'Downloading', note: 'retrying', msg: 'note' },
+    { model: 'ifs', phase: 'Downloading', ms: 10_000, msg: 'done' },
+  ]);
 });

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
 import { openMeridian } from '../../src/app.js';
 import { downloadRun, FetchError, latestAvailableRun, type FetchOptions } from '../../src/weather/fetch.js';
+import { gfsLayout } from '../../src/weather/gfs-layout.js';
 import { readGrib, type GribMessage } from '../../src/weather/grib2.js';
 import { ingestFiles } from '../../src/weather/ingest.js';
 import { fetchRun } from '../../src/weather/schedule.js';
 import { defaultVariables, type FieldSelector } from '../../src/weather/variables.js';
 import { cleanUp, testConfig } from '../helpers.js';
+import { ForecastServer } from './forecast-server.js';
+import { notesInto } from './progress-notes.js';
 import { tempDir } from '../scratch.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 
@@ -43,6 +44,8 @@ const variableNames: Record<string, string> = {
   '0.6.1': 'TCDC',
   '0.1.3': 'PWAT',
   '0.4.4': 'BTMP',
+  '0.1.1': 'RH',
+  '0.2.22': 'GUST',
 };
 
 function inventoryName(field: GribMessage): string {
@@ -67,6 +70,8 @@ const wanted = new Set([
   'APCP:surface',
   'TCDC:entire atmosphere',
   'REFC:entire atmosphere',
+  'RH:2 m above ground',
+  'GUST:surface',
 ]);
 const isWanted = (message: Message) => message.fields.some((f) => wanted.has(inventoryName(f)));
 
@@ -102,72 +107,7 @@ function publish(run: Date, step: number, messages: readonly Message[], options:
   if (options.idx !== false) writeFileSync(`${file}.idx`, idx);
 }
 
-interface Served {
-  method: string;
-  path: string;
-  range: string | undefined;
-  status: number;
-  bytes: number;
-}
-
-/** A NOMADS stand-in serving `root` with real Range support, logging what it sends, with faults on demand. */
-class Nomads {
-  readonly requests: Served[] = [];
-  /** Handles a request itself (a failure, a drop, silence) when it returns true. */
-  intercept: ((request: IncomingMessage, response: ServerResponse) => boolean) | null = null;
-  corrupt = false;
-  ignoreRanges = false;
-  private readonly server = createServer((request, response) => this.handle(request, response));
-
-  async listen(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${prefix}`;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise((resolve) => this.server.close(resolve));
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.intercept = null;
-    this.corrupt = false;
-    this.ignoreRanges = false;
-  }
-
-  /** Bytes of GRIB files (not inventories) sent, and the ranges asked for them. */
-  gribTraffic(): { bytes: number; ranges: (string | undefined)[] } {
-    const grib = this.requests.filter((r) => !r.path.endsWith('.idx') && r.method === 'GET');
-    return { bytes: grib.reduce((sum, r) => sum + r.bytes, 0), ranges: grib.map((r) => r.range) };
-  }
-
-  private handle(request: IncomingMessage, response: ServerResponse): void {
-    const urlPath = decodeURIComponent(new URL(request.url!, 'http://localhost').pathname);
-    const entry: Served = { method: request.method!, path: urlPath, range: request.headers.range, status: 0, bytes: 0 };
-    this.requests.push(entry);
-    if (this.intercept?.(request, response)) return;
-    const send = (status: number, headers: Record<string, string | number>, body: Buffer) => {
-      entry.status = status;
-      entry.bytes = request.method === 'HEAD' ? 0 : body.length;
-      response.writeHead(status, { 'Content-Length': body.length, ...headers });
-      response.end(body);
-    };
-    const file = path.join(root, path.normalize(urlPath));
-    if (!existsSync(file)) return send(404, {}, Buffer.from('Not Found'));
-    const data = readFileSync(file);
-    const match = /^bytes=(\d+)-(\d*)$/.exec(request.headers.range ?? '');
-    if (!match || this.ignoreRanges) return send(200, { 'Accept-Ranges': 'bytes' }, data);
-    const start = Number(match[1]);
-    const end = Math.min(match[2] ? Number(match[2]) : data.length - 1, data.length - 1);
-    if (start > end) return send(416, { 'Content-Range': `bytes */${data.length}` }, Buffer.alloc(0));
-    const body = Buffer.from(data.subarray(start, end + 1));
-    if (this.corrupt) body.write('XXXX');
-    send(206, { 'Content-Range': `bytes ${start}-${end}/${data.length}` }, body);
-  }
-}
-
-const nomads = new Nomads();
+const nomads = new ForecastServer(root, prefix);
 let baseUrl: string;
 const safricaRun = new Date('2010-03-08T12:00:00Z');
 const safricaSteps = [0, 3, 6, 9];
@@ -204,7 +144,7 @@ after(async () => {
 });
 
 function options(overrides: Partial<FetchOptions> = {}): FetchOptions {
-  return { baseUrl, run: safricaRun, steps: safricaSteps, resolution: '0p25', selectors, directory: outputDirectory(), ...overrides };
+  return { layout: gfsLayout('0p25'), baseUrl, run: safricaRun, steps: safricaSteps, selectors, directory: outputDirectory(), ...overrides };
 }
 
 const assertEmpty = (directory: string) => assert.deepEqual(readdirSync(directory), []);
@@ -218,11 +158,12 @@ test('only the wanted messages are transferred: U and V fetched once, adjacent m
   assert.ok(readFileSync(result.files[0]!).equals(expected));
   const traffic = nomads.gribTraffic();
   assert.equal(traffic.bytes, expected.length);
-  // 2 m temperature | 10 m U and V (one message) | PRATE + APCP (adjacent) | total cloud | PRMSL.
-  assert.equal(traffic.ranges.length, 5);
+  // In file order (grib_ls): 2 m temperature | 2 m humidity | 10 m U and V (one message) | PRATE + APCP (adjacent) | total cloud | gusts | PRMSL.
+  assert.equal(traffic.ranges.length, 7);
   const fields = readGrib(readFileSync(result.files[0]!)).messages.map(inventoryName);
   assert.deepEqual(fields, [
-    'TMP:2 m above ground', 'UGRD:10 m above ground', 'VGRD:10 m above ground', 'PRATE:surface', 'APCP:surface', 'TCDC:entire atmosphere', 'PRMSL:mean sea level',
+    'TMP:2 m above ground', 'RH:2 m above ground', 'UGRD:10 m above ground', 'VGRD:10 m above ground', 'PRATE:surface', 'APCP:surface',
+    'TCDC:entire atmosphere', 'GUST:surface', 'PRMSL:mean sea level',
   ]);
 });
 
@@ -279,7 +220,7 @@ test('a server answering the first requests with 503 is retried until it answers
     return true;
   };
   const progress: string[] = [];
-  const result = await downloadRun(options({ steps: [3], onProgress: (m) => progress.push(m) }));
+  const result = await downloadRun(options({ steps: [3], progress: notesInto(progress) }));
   assert.ok(readFileSync(result.files[0]!).equals(precipitation.get(3)!.bytes));
   assert.equal(failures, 0);
   assert.equal(progress.filter((m) => m.includes('HTTP 503; retrying')).length, 2);
@@ -303,7 +244,7 @@ test('a dropped connection and a request that times out are retried', async () =
     return false;
   };
   const progress: string[] = [];
-  const result = await downloadRun(options({ steps: [6], timeoutMs: 300, onProgress: (m) => progress.push(m) }));
+  const result = await downloadRun(options({ steps: [6], timeoutMs: 300, progress: notesInto(progress) }));
   assert.ok(readFileSync(result.files[0]!).equals(precipitation.get(6)!.bytes));
   assert.ok(dropped && silent);
   assert.ok(progress.some((m) => m.includes('within 300 ms')), progress.join('\n'));
@@ -347,7 +288,7 @@ test('a server ignoring Range sends whole files, from which the messages are cut
 test('a missing step fails with a FetchError naming its URL and removes the files already written', async () => {
   const directory = outputDirectory();
   const progress: string[] = [];
-  await assert.rejects(downloadRun(options({ steps: [...safricaSteps, 12], directory, onProgress: (m) => progress.push(m) })), (error: Error) => {
+  await assert.rejects(downloadRun(options({ steps: [...safricaSteps, 12], directory, progress: notesInto(progress) })), (error: Error) => {
     assert.ok(error instanceof FetchError);
     assert.equal(error.status, 404);
     assert.equal(error.url, `${baseUrl}/gfs.20100308/12/atmos/gfs.t12z.pgrb2.0p25.f012.idx`);
@@ -388,12 +329,15 @@ test('downloaded steps ingest into one published run whose keyframes are the fet
     });
     assert.equal(report.runs.length, 1);
     assert.equal(report.runs[0]!.referenceTime, referenceTime.toISOString());
+    // PRATE gives both the hourly precipitation and the radar-like rate.
     assert.deepEqual(
       report.runs[0]!.keyframes.map((k) => [k.variable_id, k.timestamp]),
-      safricaSteps.map((step) => ['precipitation-1h:gfs', new Date(referenceTime.getTime() + step * 3_600_000).toISOString()]),
+      ['precipitation-1h:gfs', 'precipitation_rate:gfs'].flatMap((id) =>
+        safricaSteps.map((step) => [id, new Date(referenceTime.getTime() + step * 3_600_000).toISOString()]),
+      ),
     );
     const latest = await meridian.weather.latest();
-    assert.deepEqual([...new Set(latest.map((r) => r.variable_id))], ['precipitation-1h:gfs']);
+    assert.deepEqual([...new Set(latest.map((r) => r.variable_id))], ['precipitation-1h:gfs', 'precipitation_rate:gfs']);
   } finally {
     await meridian.close();
     await cleanUp(config);
@@ -406,12 +350,12 @@ test('fetchRun ingests the newest complete run as model gfs, then skips it while
   const meridian = await openMeridian(config);
   const now = () => new Date('2010-03-08T23:00:00Z');
   try {
-    const report = await fetchRun(meridian, 'latest', { now });
+    const report = await fetchRun(meridian, 'gfs', 'latest', { now });
     assert.equal(report!.runs[0]!.referenceTime, safricaRun.toISOString());
-    assert.equal(report!.runs[0]!.keyframes.length, safricaSteps.length);
+    assert.equal(report!.runs[0]!.keyframes.length, safricaSteps.length * 2);
     assert.deepEqual(readdirSync(path.join(meridian.weatherDirectory, 'incoming')), [], 'downloads are removed');
     nomads.reset();
-    assert.equal(await fetchRun(meridian, 'latest', { now }), null);
+    assert.equal(await fetchRun(meridian, 'gfs', 'latest', { now }), null);
     assert.equal(nomads.gribTraffic().bytes, 0, 'nothing downloaded the second time');
   } finally {
     await meridian.close();

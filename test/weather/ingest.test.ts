@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync, readFileSync } from 'node:fs';
+import { readdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
@@ -12,6 +12,7 @@ import { defaultVariables } from '../../src/weather/variables.js';
 import { cleanUp, testConfig } from '../helpers.js';
 import { tempDir } from '../scratch.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
+import { ecmwfFields, ecmwfPath, publishEcmwfStep } from './ecmwf-files.js';
 import { pixelCentres, TILE_PIXELS as tileSize } from './proj.js';
 
 const samples = GRIB_EXAMPLES;
@@ -30,9 +31,9 @@ after(async () => {
   await cleanUp(config);
 });
 
-/** ecCodes' values of one field of the GFS sample, on its 2.5° grid (144 x 73 from 0°E, 90°N). */
-function ecCodesField(shortName: string): Float64Array {
-  const text = execFileSync('grib_get_data', ['-w', `shortName=${shortName}`, '-F', '%.10g', gfs], { encoding: 'utf8', maxBuffer: 64 << 20 });
+/** ecCodes' values of one field of the GFS sample (or a file made from it), on its 2.5° grid (144 x 73 from 0°E, 90°N). */
+function ecCodesField(shortName: string, file = gfs): Float64Array {
+  const text = execFileSync('grib_get_data', ['-w', `shortName=${shortName}`, '-F', '%.10g', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const values = new Float64Array(144 * 73);
   for (const line of text.split('\n')) {
     const [lat, lon, value] = line.trim().split(/\s+/).map(Number);
@@ -60,13 +61,16 @@ async function tilePixels(archive: string, z: number, x: number, y: number): Pro
   return sharp(Buffer.from(data!)).raw().toBuffer();
 }
 
-test('the GFS sample becomes one run of five variables, each keyframe a tileset', async () => {
+test('the GFS sample becomes one run of eight variables, each keyframe a tileset', async () => {
   const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [gfs], options);
   assert.equal(report.runs.length, 1);
   assert.equal(report.runs[0]!.referenceTime, '2011-01-10T12:00:00.000Z');
   assert.deepEqual(
     report.runs[0]!.keyframes.map((k) => k.variable_id).sort(),
-    ['cloud_cover-total:gfs', 'precipitation-1h:gfs', 'pressure-msl:gfs', 'temperature-2m:gfs', 'wind-10m:gfs'],
+    [
+      'cloud_cover-total:gfs', 'precipitation-1h:gfs', 'precipitation_rate:gfs', 'pressure-msl:gfs', 'relative_humidity-2m:gfs',
+      'temperature-2m:gfs', 'wind-10m:gfs', 'wind_gust-10m:gfs',
+    ],
   );
   const instant = report.runs[0]!.keyframes.find((k) => k.variable_id === 'temperature-2m:gfs')!;
   assert.equal(instant.timestamp, '2011-01-15T12:00:00.000Z');
@@ -74,17 +78,14 @@ test('the GFS sample becomes one run of five variables, each keyframe a tileset'
   for (const keyframe of report.runs[0]!.keyframes) assert.ok(files.includes(`${keyframe.id}.pmtiles`));
 });
 
-test('decoding tile pixels gives the source field, bilinearly interpolated, within one quantisation step', async () => {
-  const rows = await meridian.weather.latest();
-  for (const [variableId, shortNames, toUnit] of [
-    ['temperature-2m:gfs', ['2t'], (k: number) => k - 273.15],
-    ['pressure-msl:gfs', ['prmsl'], (pa: number) => pa / 100],
-    ['wind-10m:gfs', ['10u', '10v'], (ms: number) => ms],
-  ] as const) {
+/** Asserts that tile pixels of each variable decode to ecCodes' values of its fields, bilinearly interpolated, within one quantisation step. */
+async function assertTilesMatch(rows: Awaited<ReturnType<Meridian['weather']['latest']>>, file: string, cases: readonly (readonly [string, readonly string[], (value: number) => number])[]): Promise<void> {
+  for (const [variableId, shortNames, toUnit] of cases) {
     const row = rows.find((r) => r.variable_id === variableId)!;
+    assert.ok(row, variableId);
     const { min, max } = (row.layer.metadata as { weather_variable: { decoding: { min: number; max: number } } }).weather_variable.decoding;
     const step = (max - min) / 255;
-    const sources = shortNames.map(ecCodesField);
+    const sources = shortNames.map((name) => ecCodesField(name, file));
     const pixels = await tilePixels(row.archive, 0, 0, 0);
     const samples = Array.from({ length: 400 }, (_, sample) => [(sample * 97) % tileSize, 20 + ((sample * 61) % (tileSize - 40))] as const);
     const centres = pixelCentres(0, 0, 0, samples);
@@ -99,6 +100,39 @@ test('decoding tile pixels gives the source field, bilinearly interpolated, with
       assert.equal(pixels[(py * tileSize + px) * 4 + 3], 255);
     }
   }
+}
+
+test('decoding tile pixels gives the source field, bilinearly interpolated, within one quantisation step', async () => {
+  const rows = await meridian.weather.latest();
+  await assertTilesMatch(rows, gfs, [
+    ['temperature-2m:gfs', ['2t'], (k: number) => k - 273.15],
+    ['pressure-msl:gfs', ['prmsl'], (pa: number) => pa / 100],
+    ['wind-10m:gfs', ['10u', '10v'], (ms: number) => ms],
+    ['relative_humidity-2m:gfs', ['2r'], (percent: number) => percent],
+    ['wind_gust-10m:gfs', ['gust'], (ms: number) => ms],
+    ['precipitation_rate:gfs', ['prate'], (perSecond: number) => perSecond * 3600],
+  ]);
+});
+
+test("ECMWF's encodings (made with ecCodes from the GFS sample, CCSDS-packed) ingest as ecCodes reads them", async () => {
+  // ECMWF's msl (0.3.0), tp in metres (0.1.193) accumulated over 0-6 h, tprate (0.1.52), tcc in % on the surface (0.6.1), 2r, 10fg3.
+  const directory = tempDir();
+  const file = path.join(directory, ecmwfPath('ifs', new Date('2026-08-30T12:00:00Z'), 6));
+  publishEcmwfStep(directory, ecmwfFields(path.join(directory, 'fields')), 'ifs', new Date('2026-08-30T12:00:00Z'), 6);
+  const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [file], { ...options, model: 'ecmwf' });
+  assert.deepEqual(report.failed, []);
+  const rows = (await meridian.weather.latest()).filter((r) => r.variable_id.endsWith(':ecmwf'));
+  await assertTilesMatch(rows, file, [
+    ['pressure-msl:ecmwf', ['msl'], (pa: number) => pa / 100],
+    ['precipitation-1h:ecmwf', ['tp'], (metres: number) => (metres * 1000) / 6],
+    ['precipitation_rate:ecmwf', ['tprate'], (perSecond: number) => perSecond * 3600],
+    ['cloud_cover-total:ecmwf', ['tcc'], (percent: number) => percent],
+    ['relative_humidity-2m:ecmwf', ['2r'], (percent: number) => percent],
+    ['wind_gust-10m:ecmwf', ['10fg3'], (ms: number) => ms],
+    ['temperature-2m:ecmwf', ['2t'], (k: number) => k - 273.15],
+    ['wind-10m:ecmwf', ['10u', '10v'], (ms: number) => ms],
+  ]);
+  rmSync(directory, { recursive: true, force: true });
 });
 
 test('a rotated lat/lon grid (template 3.1) tiles where PROJ puts its rotated frame, with ecCodes\' values', async () => {
@@ -174,16 +208,18 @@ test('the 3-hourly southern Africa run becomes 25 precipitation keyframes in tim
     model: 'safrica',
     attribution: 'NCEP',
   });
-  const times = report.runs[0]!.keyframes.map((k) => k.timestamp);
-  // Its precipitation rates (0.1.7) are per hour although the parameter says per second (below).
-  assert.equal(report.notes.length, 1, report.notes.join('\n'));
+  const times = report.runs[0]!.keyframes.filter((k) => k.variable_id === 'precipitation-1h:safrica').map((k) => k.timestamp);
+  // Its precipitation rates (0.1.7) are per hour although the parameter says per second (below), for both variables that read them.
+  assert.equal(report.notes.length, 2, report.notes.join('\n'));
   assert.match(report.notes[0]!, /^safrica\.grib2 field 3 .*: precipitation-1h rates up to 112.2 cannot be per second, as the parameter says; read per hour$/);
+  assert.match(report.notes[1]!, /^safrica\.grib2 field 3 .*: precipitation_rate rates up to 112.2 cannot be per second, as the parameter says; read per hour$/);
   assert.equal(times.length, 25);
   assert.equal(times[0], '2010-03-08T12:00:00.000Z');
   assert.equal(times[24], '2010-03-11T12:00:00.000Z');
   const catalog = await meridian.weather.latest();
-  assert.deepEqual([...new Set(catalog.map((r) => r.variable_id))].sort(), [
-    'cloud_cover-total:gfs', 'precipitation-1h:gfs', 'precipitation-1h:safrica', 'pressure-msl:gfs', 'temperature-2m:gfs', 'temperature-2m:rotated', 'wind-10m:gfs',
+  assert.deepEqual([...new Set(catalog.map((r) => r.variable_id))].filter((id) => !id.endsWith(':ecmwf')).sort(), [
+    'cloud_cover-total:gfs', 'precipitation-1h:gfs', 'precipitation-1h:safrica', 'precipitation_rate:gfs', 'precipitation_rate:safrica', 'pressure-msl:gfs',
+    'relative_humidity-2m:gfs', 'temperature-2m:gfs', 'temperature-2m:rotated', 'wind-10m:gfs', 'wind_gust-10m:gfs',
   ]);
 });
 
@@ -272,25 +308,25 @@ test('a file that cannot be read or decoded is named in the report and the other
 });
 
 test('every field an ingest leaves unused is reported with its parameter, level, templates and reason', async () => {
-  // ECMWF's TIGGE sample: 25 fields, of which 2 m temperature and 10 m wind make keyframes.
+  // ECMWF's TIGGE sample: 25 fields, of which 2 m temperature, 10 m wind, mean sea-level pressure
+  // (ECMWF's 0.3.0), total cloud cover (0.6.1 on the surface) and total precipitation (0.1.52 accumulated) make keyframes.
   const tigge = path.join(samples, 'ecmwf_tigge.grb');
   const report = await ingestFiles(meridian.weather, meridian.weatherDirectory, [tigge], { ...options, model: 'tigge' });
   const used = report.runs.flatMap((r) => r.keyframes.map((k) => k.variable_id)).sort();
-  assert.deepEqual(used, ['temperature-2m:tigge', 'wind-10m:tigge']);
+  assert.deepEqual(used, ['cloud_cover-total:tigge', 'precipitation-1h:tigge', 'pressure-msl:tigge', 'temperature-2m:tigge', 'wind-10m:tigge']);
   // The catalog gives their units as people and UDUNITS read them (variables.test.ts parses them).
   const units = new Map((await meridian.weather.latest()).map((r) => [r.variable_id, (r.layer.metadata as { weather_variable: { unit: string } }).weather_variable.unit]));
   assert.equal(units.get('temperature-2m:tigge'), '°C');
   assert.equal(units.get('wind-10m:tigge'), 'm/s');
   const fields = Number(execFileSync('grib_count', [tigge], { encoding: 'utf8' }).trim());
-  // One field for temperature, two for wind: every other one is in the report, once.
-  assert.equal(report.skipped.length, fields - 3);
+  // One field each for temperature, pressure, cloud and precipitation, two for wind: every other one is in the report, once.
+  assert.equal(report.skipped.length, fields - 6);
   const numbers = report.skipped.map((line) => Number(/field (\d+) /.exec(line)![1]));
   assert.equal(new Set(numbers).size, numbers.length);
-  // Mean sea-level pressure and total cloud cover, which earlier versions dropped silently.
+  // Surface pressure (0.3.0 on the surface, not at mean sea level) is read by no variable.
   assert.ok(report.skipped.includes(
-    'ecmwf_tigge.grb field 8 (byte 1911236): parameter 0.3.0, level type 101, templates 4.1, 3.40, 5.40: no variable reads this parameter on this level',
+    'ecmwf_tigge.grb field 16 (byte 3610712): parameter 0.3.0, level type 1, templates 4.1, 3.40, 5.40: no variable reads this parameter on this level',
   ), report.skipped.join('\n'));
-  assert.ok(report.skipped.some((line) => /field 22 .*parameter 0\.6\.1, level type 1, templates 4\.1, 3\.40, 5\.40: no variable reads/.test(line)));
   // The 6-hour minimum of 2 m temperature matches the variable too, but its time is taken.
   assert.ok(report.skipped.some((line) => /field 7 .*templates 4\.11, .*another field gives temperature-2m at 2007-05-10T00:00:00\.000Z/.test(line)));
 });

@@ -172,7 +172,7 @@ describe('with the GFS sample and a regional model published', () => {
     assert.match(String(response.headers['cache-control']), /max-age=60/);
     const { variables } = response.json();
     const ids = variables.map((variable: { variable_id: string }) => variable.variable_id).sort();
-    assert.deepEqual(ids, ['cloud_cover-total:gfs', 'precipitation-1h:gfs', 'pressure-msl:gfs', 'temperature-2m:gfs', 'temperature-2m:regional', 'wind-10m:gfs']);
+    assert.deepEqual(ids, ['cloud_cover-total:gfs', 'precipitation-1h:gfs', 'precipitation_rate:gfs', 'pressure-msl:gfs', 'relative_humidity-2m:gfs', 'temperature-2m:gfs', 'temperature-2m:regional', 'wind-10m:gfs', 'wind_gust-10m:gfs']);
     const temperature = variables.find((variable: { variable_id: string }) => variable.variable_id === 'temperature-2m:gfs');
     assert.equal(temperature.unit, '°C');
     assert.equal(temperature.model, 'gfs');

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { newAccount, startTestServer, type TestServer } from '../helpers.js';
+import { assertWeatherCatalogResult } from './catalog-spec.js';
 import { globalField } from './fields.js';
 
 let server: TestServer;
@@ -43,7 +44,9 @@ describe('GET /weather/latest.json', () => {
     const response = await get('/weather/latest.json');
     assert.equal(response.statusCode, 200);
     assert.match(String(response.headers['cache-control']), /max-age=60/);
-    const { variables } = response.json();
+    const catalog = response.json();
+    assertWeatherCatalogResult(catalog);
+    const { variables } = catalog;
     assert.equal(variables.length, 1);
     const [entry] = variables;
     for (const field of ['spatial_ref_sys', 'bounds', 'tile_format', 'tile_matrix_set', 'metadata', 'keyframes', '@version', 'type', 'tile_type']) {

@@ -14,6 +14,9 @@ const quantity: Record<string, string> = {
   'precipitation-1h': 'm/s',
   'frozen_precipitation-1h': 'm/s',
   'cloud_cover-total': '1',
+  'precipitation_rate': 'm/s',
+  'relative_humidity-2m': '1',
+  'wind_gust-10m': 'km/h',
   // A logarithmic unit, which UDUNITS parses but converts to nothing else.
   'radar-composite': '',
 };
