@@ -10,7 +10,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { decode } from 'fast-png';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ingestFiles } from '../../src/weather/ingest.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
@@ -106,6 +107,39 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
   }
 }
 
+/**
+ * Where the test map's green land lies in a screenshot of `element`, as fractions of its width and
+ * height: [left, top, right, bottom]. The land's edges are what the frame and the image are compared by.
+ */
+async function landBox(element: Locator): Promise<[number, number, number, number]> {
+  const png = decode(await element.screenshot());
+  const channels = png.channels;
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      const i = (y * png.width + x) * channels;
+      const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+      // #8fc98f land against #4a90c8 sea: green well above both other channels.
+      if (g > 175 && g - b > 30 && g - r > 30) {
+        left = Math.min(left, x);
+        right = Math.max(right, x + 1);
+        top = Math.min(top, y);
+        bottom = Math.max(bottom, y + 1);
+      }
+    }
+  }
+  assert.ok(right > left, 'the land is in the screenshot');
+  return [left / png.width, top / png.height, right / png.width, bottom / png.height];
+}
+
+/** The frame and the image show the same area: the land sits at the same fractions of both (within a pixel or two). */
+async function assertFrameMatchesImage(what: string): Promise<void> {
+  await page.waitForTimeout(300);
+  const frame = await landBox(page.locator('#builder-map canvas'));
+  const image = await landBox(page.locator('#static-image'));
+  for (let i = 0; i < 4; i++) assert.ok(Math.abs(frame[i]! - image[i]!) < 0.006, `${what}: land in the frame ${frame.map((f) => f.toFixed(3))}, in the image ${image.map((f) => f.toFixed(3))}`);
+}
+
 /** A browser step: when it fails, a screenshot of the page shows why. */
 function step(name: string, run: () => Promise<void>): void {
   test(name, async () => {
@@ -171,6 +205,16 @@ step('static maps: the view and a clicked marker make a static URL whose image l
   await page.locator('#builder-map[data-ready=true]').waitFor();
   assert.equal(await page.locator('.pane .message.notice').isVisible(), false, 'the interactive style of the map loaded');
   await page.locator('#static-image[data-state=loaded]').waitFor();
+  // The frame is narrower than the 600-px image (the comparison would prove nothing otherwise).
+  const frameWidth = (await page.locator('#builder-map canvas').boundingBox())!.width;
+  assert.ok(Math.abs(frameWidth - 600) > 30, `frame ${frameWidth} px wide`);
+  await assertFrameMatchesImage('centre and zoom');
+  await page.selectOption('select[name=mode]', 'bounds');
+  await until(async () => /\/static\/[^/,]+(,[^/,]+){3}\//.test(await page.inputValue('input[name=static-url]')), 'a static URL of bounds');
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  await assertFrameMatchesImage('bounds');
+  await page.selectOption('select[name=mode]', 'center');
+  await until(async () => /\/static\/[^/,]+(,[^/,]+){2}\//.test(await page.inputValue('input[name=static-url]')), 'a static URL of centre and zoom');
 
   await page.selectOption('select[name=tool]', 'marker');
   const box = (await page.locator('#builder-map canvas').boundingBox())!;
