@@ -50,7 +50,7 @@ const pageErrors: string[] = [];
 
 before(async () => {
   // CI must run this test, not skip it: say what is missing.
-  requirePeers('chromium', 'gribExamples');
+  requirePeers('chromium', 'gribExamples', 'proj');
   if (!existsSync(path.join(root, 'dist/console/index.html'))) {
     execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build', 'console', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   }
@@ -269,10 +269,66 @@ step('coordinates: a search shows results, a result its area and exports, and th
 
   await page.getByRole('button', { name: 'Transform to' }).click();
   await page.click('.transform-form button[type=submit]');
-  const x = Number(await page.locator('.transformed tbody td').first().innerText());
-  assert.ok(Math.abs(x - 2_600_000) < 1_000, `easting ${x}`);
+  // Metres to the millimetre, as cs2cs gives them (it reads EPSG:4326 in its own latitude, longitude order).
+  const [east, north] = execFileSync('cs2cs', ['-d', '3', 'EPSG:4326', 'EPSG:2056'], { input: '46.95108 7.43863\n', encoding: 'utf8' }).trim().split(/\s+/);
+  await page.locator('.transformed tbody td').first().filter({ hasText: /^\d+\.\d{3}$/ }).waitFor();
+  const cells = async () => (await page.locator('.transformed tbody tr').first().locator('td.number').allInnerTexts());
+  const metres = await cells();
+  assert.ok(Math.abs(Number(metres[0]) - Number(east)) <= 0.002 && Math.abs(Number(metres[1]) - Number(north)) <= 0.002, `${metres} against cs2cs ${east} ${north}`);
+  assert.match(metres[2]!, /^-?\d+\.\d{3}$/);
+  await page.locator('.transformed tbody tr').first().getByRole('button', { name: 'Copy' }).click();
+  assert.equal(await page.evaluate('navigator.clipboard.readText()'), metres.join(','));
   await page.waitForTimeout(300);
   await shot('coordinates');
+
+  // Degrees to nine decimals (about 0.1 mm), back from the metres.
+  await page.fill('textarea[name=coordinates]', `${east},${north}`);
+  await page.fill('input[name=s_srs]', '2056');
+  await page.fill('input[name=t_srs]', '4326');
+  await page.click('.transform-form button[type=submit]');
+  await page.locator('.transformed tbody td').first().filter({ hasText: /^\d+\.\d{9}$/ }).waitFor();
+  const [lat, lon] = execFileSync('cs2cs', ['-d', '9', 'EPSG:2056', 'EPSG:4326'], { input: `${east} ${north}\n`, encoding: 'utf8' }).trim().split(/\s+/);
+  const degrees = await cells();
+  assert.ok(Math.abs(Number(degrees[0]) - Number(lon)) < 2e-9 && Math.abs(Number(degrees[1]) - Number(lat)) < 2e-9, `${degrees} against cs2cs ${lon} ${lat}`);
+
+  // A failed search says why beside the box and leaves no results of the previous one.
+  await page.fill('input[name=query]', 'kind:NOSUCHKIND');
+  await page.click('.search-form button[type=submit]');
+  await page.locator('.search-form + .message.error').waitFor();
+  assert.equal(await page.locator('tr[data-code]').count(), 0, 'the previous results are gone');
+  assert.equal(await page.locator('.summary').innerText(), '');
+  await shot('coordinates-error');
+});
+
+step('a key restricted to another origin: each page says what to do instead of an empty map, and adding the origin works', async () => {
+  const created = await server.server.admin.inject({
+    method: 'POST',
+    url: '/v1/api_keys',
+    headers: { authorization: `Token ${serviceToken}` },
+    payload: { name: 'elsewhere', origins: ['example.com'] },
+  });
+  const elsewhere = created.json() as { id: string };
+  await page.goto(`${origin}/console/#/static`);
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  await page.selectOption('select[name=key]', elsewhere.id);
+  const refused = page.locator('.key-refused');
+  await refused.filter({ hasText: `restricted to the origins example.com, and this console is at ${origin}` }).waitFor();
+  assert.equal(await page.locator('#builder-map').isVisible(), false, 'no empty map');
+  assert.equal(await page.locator('#static-image').isVisible(), false, 'no broken image');
+  await shot('static-refused-key');
+
+  for (const [name, map] of [['weather', '#weather-map'], ['coordinates', '#area-map']]) {
+    await page.goto(`${origin}/console/#/${name}`);
+    await refused.filter({ hasText: 'elsewhere does not work on this page' }).waitFor();
+    assert.equal(await page.locator(map!).isVisible(), false, `${name}: no empty map`);
+  }
+
+  await page.goto(`${origin}/console/#/static`);
+  await refused.getByRole('button', { name: `Add ${origin} to elsewhere` }).click();
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  assert.equal(await refused.count(), 0);
+  const changed = await server.server.admin.inject({ method: 'GET', url: `/v1/api_keys/${elsewhere.id}`, headers: { authorization: `Token ${serviceToken}` } });
+  assert.deepEqual(changed.json().origins, ['example.com', origin]);
 });
 
 test('the pages raised no script errors and no Content Security Policy violations', () => {

@@ -115,9 +115,12 @@ export function renderWeather(main: HTMLElement): () => void {
     readout.dataset.value = values ? String(magnitude(values)) : '';
   }
 
-  async function useKey(chosenKey: ApiKey): Promise<void> {
+  async function useKey(chosenKey: ApiKey | null): Promise<void> {
     key = chosenKey;
     message.clear();
+    // A key refused here would leave an empty map: the picker says why instead.
+    mapPane.hidden = key === null;
+    if (!key) return;
     try {
       entries = (await gated<ResponseOf<'/weather/latest.json'>>('/weather/latest.json', key.token)).variables as CatalogEntry[];
     } catch (error) {
@@ -143,6 +146,7 @@ export function renderWeather(main: HTMLElement): () => void {
     current.on('mouseout', () => (readout.textContent = 'Move the cursor over the map'));
   }
 
+  const mapPane = h('section', { class: 'card pane' }, h('div', { class: 'map-wrap' }, mapBox, readout));
   main.append(
     h('h1', {}, 'Weather'),
     message.element,
@@ -161,7 +165,7 @@ export function renderWeather(main: HTMLElement): () => void {
         field('Opacity', opacity),
         legendSlot,
       ),
-      h('section', { class: 'card pane' }, h('div', { class: 'map-wrap' }, mapBox, readout)),
+      mapPane,
     ),
   );
   keyPicker((k) => void useKey(k))
