@@ -58,7 +58,7 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
   const archives = new ArchivePool(options.directory);
   const memory = new CatalogMemory(options.catalog);
   const unwatch = await options.catalog.watch(() => memory.changed());
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('weather'));
   app.addHook('onClose', async () => {
     await unwatch();
     await archives.close();
