@@ -331,6 +331,53 @@ step('a key restricted to another origin: each page says what to do instead of a
   assert.deepEqual(changed.json().origins, ['example.com', origin]);
 });
 
+step('usage: per key a chart of requests per day by area, its total and last use; the account totals and the rate limit', async () => {
+  const created = await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` }, payload: { name: 'counted' } });
+  const counted = created.json() as { id: string; token: string };
+  const idle = (await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` }, payload: { name: 'idle' } })).json() as { id: string };
+  // Requests the test makes itself: what the chart must show for this key today.
+  const made = { maps: 2, coordinates: 1, keys: 3 };
+  const started = Date.now();
+  const get = (url: string) => server.server.public.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}key=${counted.token}` });
+  for (let i = 0; i < made.maps; i++) assert.equal((await get('/maps')).statusCode, 200);
+  for (let i = 0; i < made.coordinates; i++) assert.equal((await get('/coordinates/search/wgs.json')).statusCode, 200);
+  for (let i = 0; i < made.keys; i++) assert.equal((await get('/ping')).statusCode, 200);
+  const ended = Date.now();
+
+  await page.goto(`${origin}/console/#/usage`);
+  const row = page.locator(`.usage-keys tr[data-key-id="${counted.id}"]`);
+  await row.locator('svg.usage-chart').waitFor();
+  assert.equal(await row.locator('td[data-total]').getAttribute('data-total'), '6');
+  const today = new Date().toISOString().slice(0, 10);
+  const bars = row.locator('rect[data-day]');
+  const seen: Record<string, number> = {};
+  const heights: Record<string, number> = {};
+  for (let i = 0; i < (await bars.count()); i++) {
+    const bar = bars.nth(i);
+    assert.equal(await bar.getAttribute('data-day'), today);
+    const area = (await bar.getAttribute('data-area'))!;
+    seen[area] = Number(await bar.getAttribute('data-requests'));
+    heights[area] = (await bar.boundingBox())!.height;
+  }
+  assert.deepEqual(seen, made);
+  // Drawn to scale: segment heights in the ratio of the counts.
+  assert.ok(Math.abs(heights.maps! / heights.keys! - 2 / 3) < 0.02 && Math.abs(heights.coordinates! / heights.keys! - 1 / 3) < 0.02, JSON.stringify(heights));
+  const lastUsed = Date.parse((await row.locator('.last-used').innerText()).replace(' UTC', 'Z').replace(' ', 'T'));
+  assert.ok(lastUsed >= Math.floor(started / 60_000) * 60_000 && lastUsed <= ended, `last used ${lastUsed}`);
+  // A key not used in the period says so instead of an empty chart.
+  await page.locator(`.usage-keys tr[data-key-id="${idle.id}"]`, { hasText: 'no requests' }).waitFor();
+  assert.equal(await page.locator(`.usage-keys tr[data-key-id="${idle.id}"] .last-used`).innerText(), 'never');
+
+  // The account's total is every key's, and its chart's bars for today add up to it.
+  const keyTotals = await page.locator('.usage-keys td[data-total]').evaluateAll((cells) => cells.map((cell) => Number(cell.getAttribute('data-total'))));
+  const total = Number(await page.locator('.usage-total [data-total]').getAttribute('data-total'));
+  assert.equal(total, keyTotals.reduce((a, b) => a + b, 0));
+  const accountBars = await page.locator('.usage-summary rect[data-requests]').evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('data-requests'))));
+  assert.equal(accountBars.reduce((a, b) => a + b, 0), total);
+  assert.match(await page.locator('.rate-limit').innerText(), /^Rate limit: none/);
+  await shot('usage');
+});
+
 test('the pages raised no script errors and no Content Security Policy violations', () => {
   assert.deepEqual(pageErrors, []);
 });
