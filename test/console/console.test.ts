@@ -23,6 +23,7 @@ import { globalField } from '../weather/fields.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/console');
 const gfsSample = path.join(GRIB_EXAMPLES, 'gfs.t12z.pgrbf120.2p5deg.grib2');
+const safricaSample = path.join(GRIB_EXAMPLES, 'safrica.grib2');
 
 /** A small map: blue sea, a green square of land around 0,0. */
 const style = {
@@ -62,6 +63,8 @@ before(async () => {
   serviceToken = (await newAccount(meridian, 'console')).auth.slice('Token '.length);
 
   await ingestFiles(meridian.weather, meridian.weatherDirectory, [gfsSample], { model: 'gfs', attribution: 'GFS', variables: defaultVariables, format: 'png', keepRuns: 1 });
+  // The quick start's second sample (scripts/prepare-data.sh), as it ingests it: a 3-hourly run.
+  await ingestFiles(meridian.weather, meridian.weatherDirectory, [safricaSample], { model: 'safrica', attribution: 'NCEP', variables: defaultVariables, format: 'png', keepRuns: 1 });
   // Two keyframes 3 h apart whose values differ by 3 °C everywhere: what lies between them is interpolation.
   const temperature = defaultVariables.find((v) => v.id === 'temperature-2m')!;
   const reference = new Date('2026-11-22T00:00:00Z');
@@ -253,6 +256,45 @@ step('weather: the value under the cursor is interpolated between the two keyfra
   await page.selectOption('select[name=variable]', 'wind-10m:gfs');
   await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 30);
   await page.locator('#weather-value', { hasText: /m\/s from \d+°/ }).waitFor();
+});
+
+step('weather: the sample run with the most keyframes is shown first and plays; legend labels never overlap', async () => {
+  // A fresh load (the page is at #/weather already: going there again would not draw it anew).
+  await page.goto('about:blank');
+  await page.goto(`${origin}/console/#/weather`);
+  await page.locator('#weather-map[data-ready=true]').waitFor();
+  // The quick start's 3-hourly sample: 25 keyframes, 72 hours.
+  assert.equal(await page.inputValue('select[name=variable]'), 'precipitation-1h:safrica', (await page.locator('select[name=variable] option').allInnerTexts()).join());
+  await page.locator('.variable-details', { hasText: /^25 keyframes/ }).waitFor();
+  const startLabel = await page.locator('#weather-time').innerText();
+  await page.getByRole('button', { name: 'Play' }).click();
+  await until(async () => Number(await page.inputValue('input[name=time]')) >= 3 * 60, 'the slider to play past the second keyframe');
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const paused = await page.inputValue('input[name=time]');
+  assert.notEqual(await page.locator('#weather-time').innerText(), startLabel);
+  await page.waitForTimeout(500);
+  assert.equal(await page.inputValue('input[name=time]'), paused, 'paused');
+  await shot('weather-sample');
+
+  const variables = await page.locator('select[name=variable] option').evaluateAll((options) => options.map((o) => o.getAttribute('value')!));
+  assert.ok(variables.length >= 6, variables.join());
+  for (const id of variables) {
+    await page.selectOption('select[name=variable]', id);
+    const ticks = page.locator('.legend-ticks span:visible');
+    await ticks.first().waitFor();
+    const boxes = [];
+    for (let i = 0; i < (await ticks.count()); i++) boxes.push({ text: await ticks.nth(i).innerText(), box: (await ticks.nth(i).boundingBox())! });
+    assert.ok(boxes.length >= 2, `${id}: the ends of the scale are labelled`);
+    const all = await page.locator('.legend-ticks span').allInnerTexts();
+    assert.deepEqual([boxes[0]!.text, boxes[boxes.length - 1]!.text], [all[0], all[all.length - 1]], `${id}: both ends labelled`);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!.box, boxes[j]!.box];
+        const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        assert.ok(apart, `${id}: legend labels ${boxes[i]!.text} and ${boxes[j]!.text} overlap`);
+      }
+    }
+  }
 });
 
 step('coordinates: a search shows results, a result its area and exports, and the transform form transforms', async () => {

@@ -10,7 +10,7 @@ import { field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { basemapStyle, createMap } from '../map-view.js';
 import { keyframesAround, magnitude, windFrom, type Decoding, type Keyframe } from '../weather-decode.js';
-import { legend, rampOf } from '../weather-ramps.js';
+import { legend, rampOf, thinLegendLabels } from '../weather-ramps.js';
 import { momentTiles, valueAt, type WeatherMoment } from '../weather-tiles.js';
 
 /**
@@ -30,6 +30,10 @@ type CatalogEntry = {
 /** The time slider moves in steps of this many minutes. */
 const stepMinutes = 5;
 
+/** Playing shows a run in about this many frames, this many milliseconds apart (12 s a loop). */
+const playFrames = 60;
+const frameMs = 200;
+
 /** Two decimals, without the "-0.00" of a tiny negative. */
 const degrees = (value: number) => (Math.abs(value) < 0.005 ? 0 : value).toFixed(2);
 
@@ -47,7 +51,29 @@ export function renderWeather(main: HTMLElement): () => void {
   const message = messageLine();
   const keySlot = h('div');
   const variable = h('select', { name: 'variable', onchange: () => chooseVariable() });
-  const slider = h('input', { type: 'range', name: 'time', min: 0, max: 0, step: stepMinutes, value: 0, oninput: () => showMoment() });
+  const slider = h('input', { type: 'range', name: 'time', min: 0, max: 0, step: stepMinutes, value: 0, oninput: () => (stop(), showMoment()) });
+  const play = h('button', { type: 'button', class: 'secondary small', name: 'play', onclick: () => (playing ? stop() : start()) }, 'Play');
+  let playing: ReturnType<typeof setInterval> | null = null;
+
+  /** Plays the run in about `playFrames` steps of the slider, a frame every `frameMs`, from the start again at the end. */
+  function start(): void {
+    if (!entry || slider.disabled) return;
+    const max = Number(slider.max);
+    const step = Math.max(stepMinutes, Math.round(max / playFrames / stepMinutes) * stepMinutes);
+    if (Number(slider.value) >= max) slider.value = '0';
+    play.textContent = 'Pause';
+    playing = setInterval(() => {
+      const value = Number(slider.value);
+      slider.value = String(value >= max ? 0 : Math.min(max, value + step));
+      showMoment();
+    }, frameMs);
+  }
+
+  function stop(): void {
+    if (playing !== null) clearInterval(playing);
+    playing = null;
+    play.textContent = 'Play';
+  }
   const timeLabel = h('div', { class: 'time-label', id: 'weather-time' });
   const between = h('small', { class: 'hint' });
   const opacity = h('input', { type: 'range', name: 'opacity', min: 0, max: 1, step: 0.05, value: 0.8, oninput: () => map?.getLayer('weather') && map.setPaintProperty('weather', 'raster-opacity', Number(opacity.value)) });
@@ -89,14 +115,17 @@ export function renderWeather(main: HTMLElement): () => void {
     if (!entry) return;
     const v = entry.metadata.weather_variable;
     const span = (Date.parse(entry.keyframes[entry.keyframes.length - 1]!.timestamp) - startOf(entry)) / 60_000;
+    stop();
     slider.max = String(Math.ceil(span / stepMinutes) * stepMinutes);
     slider.value = '0';
-    slider.disabled = span === 0;
+    slider.disabled = play.disabled = span === 0;
     fill(
       details,
       `${entry.keyframes.length} keyframe${entry.keyframes.length === 1 ? '' : 's'} · run of ${utc(Date.parse(v.release_timestamp))} · ${v.attribution} · encoded ${v.decoding.min}..${v.decoding.max} ${v.unit}`,
     );
-    fill(legendSlot, legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${v.unit} (speed)` : v.unit));
+    const shownLegend = legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${v.unit} (speed)` : v.unit);
+    fill(legendSlot, shownLegend);
+    thinLegendLabels(shownLegend);
     readout.textContent = 'Move the cursor over the map';
     if (map?.loaded()) showMoment();
   }
@@ -129,7 +158,9 @@ export function renderWeather(main: HTMLElement): () => void {
     }
     if (!alive) return;
     if (entries.length === 0) message.notice('The weather catalog is empty: ingest or fetch a forecast (meridian weather ingest / fetch).');
-    const keep = entry?.metadata.weather_variable.variable_id;
+    // First the variable with the most keyframes: a run the slider can play says more than one moment.
+    const longest = entries.reduce<CatalogEntry | undefined>((best, e) => (!best || e.keyframes.length > best.keyframes.length ? e : best), undefined);
+    const keep = (entry ?? longest)?.metadata.weather_variable.variable_id;
     fill(variable, ...entries.map((e) => h('option', { value: e.metadata.weather_variable.variable_id, selected: e.metadata.weather_variable.variable_id === keep }, `${e.metadata.weather_variable.name} (${e.metadata.weather_variable.variable_id})`)));
     // A basemap under the weather when the server has one; the weather alone otherwise.
     const style = await basemapStyle(key.token);
@@ -159,7 +190,7 @@ export function renderWeather(main: HTMLElement): () => void {
         keySlot,
         field('Variable', variable),
         details,
-        field('Time', slider),
+        h('div', { class: 'row time-row' }, field('Time', slider), play),
         timeLabel,
         between,
         field('Opacity', opacity),
@@ -174,6 +205,7 @@ export function renderWeather(main: HTMLElement): () => void {
 
   return () => {
     alive = false;
+    stop();
     map?.remove();
   };
 }
