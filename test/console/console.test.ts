@@ -266,6 +266,17 @@ step('weather: the sample run with the most keyframes is shown first and plays; 
   // The quick start's 3-hourly sample: 25 keyframes, 72 hours.
   assert.equal(await page.inputValue('select[name=variable]'), 'precipitation-1h:safrica', (await page.locator('select[name=variable] option').allInnerTexts()).join());
   await page.locator('.variable-details', { hasText: /^25 keyframes/ }).waitFor();
+  // The regional run fills the map: its centre lies within the run's grid.
+  const listed = await server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` } });
+  const catalog = (await server.server.public.inject({ method: 'GET', url: `/weather/latest.json?key=${listed.json().items[0].token}`, headers: { origin } })).json();
+  const safrica = catalog.variables.find((v: { metadata: { weather_variable: { variable_id: string } } }) => v.metadata.weather_variable.variable_id === 'precipitation-1h:safrica');
+  const [west, south, east, north] = safrica.metadata.bounds as number[];
+  const mapBox = (await page.locator('#weather-map canvas').boundingBox())!;
+  await page.mouse.move(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2);
+  await page.locator('#weather-value', { hasText: /°, / }).waitFor();
+  const [lat, lon] = (await page.locator('#weather-value').innerText()).split(':')[0]!.split(',').map((part) => parseFloat(part));
+  assert.ok(lat! > south! && lat! < north! && lon! > west! && lon! < east!, `map centre ${lat}, ${lon} outside the run's grid ${[west, south, east, north]}`);
+  await page.mouse.move(0, 0);
   const startLabel = await page.locator('#weather-time').innerText();
   await page.getByRole('button', { name: 'Play' }).click();
   await until(async () => Number(await page.inputValue('input[name=time]')) >= 3 * 60, 'the slider to play past the second keyframe');

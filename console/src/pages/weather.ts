@@ -23,6 +23,8 @@ type CatalogEntry = {
   keyframes: Keyframe[];
   metadata: {
     maxzoom: number;
+    /** WGS 84 [west, south, east, north] of the source grid; west > east across the antimeridian. */
+    bounds: [number, number, number, number];
     weather_variable: { name: string; variable_id: string; unit: string; attribution: string; decoding: Decoding; release_timestamp: string };
   };
 };
@@ -127,7 +129,18 @@ export function renderWeather(main: HTMLElement): () => void {
     fill(legendSlot, shownLegend);
     thinLegendLabels(shownLegend);
     readout.textContent = 'Move the cursor over the map';
-    if (map?.loaded()) showMoment();
+    showArea(entry);
+    // `loaded()` is false while the new view's tiles load: the style is what the layer needs.
+    if (map?.isStyleLoaded()) showMoment();
+  }
+
+  /** Frames the variable's grid: a regional run (the southern Africa sample) fills the map rather than a corner of the world. */
+  function showArea(e: CatalogEntry): void {
+    if (!map) return;
+    const [west, south, north] = [e.metadata.bounds[0], Math.max(-85, e.metadata.bounds[1]), Math.min(85, e.metadata.bounds[3])];
+    const east = e.metadata.bounds[2] < west ? e.metadata.bounds[2] + 360 : e.metadata.bounds[2];
+    if (east - west >= 350) map.jumpTo({ center: [0, 0], zoom: 0 });
+    else map.fitBounds([[west, south], [east, north]], { padding: 20, duration: 0 });
   }
 
   let reading = 0;
