@@ -350,6 +350,7 @@ step('coordinates: a search shows results, a result its area and exports, and th
   await page.locator('.search-form + .message.error').waitFor();
   assert.equal(await page.locator('tr[data-code]').count(), 0, 'the previous results are gone');
   assert.equal(await page.locator('.summary').innerText(), '');
+  assert.equal(await page.locator('.detail dd').count(), 0, 'nor the details of one of them');
   await shot('coordinates-error');
 });
 

@@ -90,6 +90,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
       summary.textContent = '';
       back.disabled = next.disabled = true;
       fill(detail, h('p', { class: 'muted' }, 'Choose a result to see its details and area of use.'));
+      map?.getSource<GeoJSONSource>('area')?.setData({ type: 'FeatureCollection', features: [] });
       searchMessage.error((error as Error).message);
     }
   }
