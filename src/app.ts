@@ -20,7 +20,7 @@ import { RasterTiles } from './maps/raster/raster-tiles.js';
 import { openTileStore } from './maps/raster/open-tile-store.js';
 import { rasterTileMigrations } from './maps/raster/database-tile-store.js';
 import { wmtsRoutes } from './maps/raster/wmts-routes.js';
-import { apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
+import { accountUsageSchema, apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
 import { apiKeySettingsSchema } from './keys/settings.js';
 import { ApiKeyStore } from './keys/store.js';
 import { UsageRecorder } from './keys/usage.js';
@@ -127,7 +127,7 @@ async function checkMasterKey(db: Database, cipher: TokenCipher): Promise<void> 
   }
 }
 
-const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, ...coordinatesSchemas] as unknown as SharedSchema[];
+const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, accountUsageSchema, ...coordinatesSchemas] as unknown as SharedSchema[];
 
 export interface ServerOptions {
   logStream?: DestinationStream | undefined;
@@ -233,6 +233,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     keys: meridian.keys,
     limiter: managementLimiter,
     maxKeysPerAccount: config.management.maxKeysPerAccount,
+    usage: meridian.usage,
+    keyRateLimit: config.rateLimit,
   });
   if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs });
   // Metrics are for the operator: on the admin listener, or on the public one only behind a token.

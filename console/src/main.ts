@@ -6,6 +6,7 @@ import { renderCoordinates } from './pages/coordinates.js';
 import { renderKeys } from './pages/keys.js';
 import { renderSignIn } from './pages/signin.js';
 import { renderStaticMap } from './pages/static-map.js';
+import { renderUsage } from './pages/usage.js';
 import { renderWeather } from './pages/weather.js';
 import { serviceToken, signOut } from './session.js';
 
@@ -14,6 +15,7 @@ export type Page = (main: HTMLElement) => void | (() => void);
 
 const pages: Record<string, { title: string; render: Page }> = {
   keys: { title: 'API keys', render: renderKeys },
+  usage: { title: 'Usage', render: renderUsage },
   static: { title: 'Static maps', render: renderStaticMap },
   weather: { title: 'Weather', render: renderWeather },
   coordinates: { title: 'Coordinates', render: renderCoordinates },

@@ -32,8 +32,10 @@ export interface StaticRequest {
   pathStyle: PathStyle;
 }
 
-/** Web Mercator's latitude limit, which the API enforces. */
+/** Web Mercator's latitude limit and the zoom range, which the API enforces. */
 const maxLatitude = 85.0511;
+const minZoom = 0;
+const maxZoom = 22;
 
 /** Five decimals of a degree are about a metre: finer only lengthens the URL. */
 export const degrees = (value: number): string => String(Number(value.toFixed(5)));
@@ -49,7 +51,8 @@ const clampLatitude = (lat: number) => Math.max(-maxLatitude, Math.min(maxLatitu
 export function viewPart(view: View): string {
   switch (view.mode) {
     case 'center':
-      return `${degrees(wrapLongitude(view.lon))},${degrees(clampLatitude(view.lat))},${Number(view.zoom.toFixed(2))}`;
+      // Four decimals of a zoom level are a scale within 0.01%: the image matches the frame.
+      return `${degrees(wrapLongitude(view.lon))},${degrees(clampLatitude(view.lat))},${Number(Math.max(minZoom, Math.min(maxZoom, view.zoom)).toFixed(4))}`;
     case 'bounds': {
       // A view wider than the world asks for all of it; otherwise the API takes west > east as
       // crossing the antimeridian.
@@ -74,6 +77,8 @@ export function staticUrl(origin: string, request: StaticRequest): string {
     const points = closed ? [...request.path, request.path[0]!] : request.path;
     query.append('path', [`stroke:${stroke}`, `width:${width}`, ...(closed ? [`fill:${fill}`] : []), ...points.map(pair)].join('|'));
   }
+  // The API pads fitted bounds by default (10% a side); the builder's bounds are the frame itself.
+  if (request.view.mode === 'bounds') query.append('padding', '0');
   query.append('key', request.key);
   return `${origin}/api/maps/${encodeURIComponent(request.mapId)}/static/${viewPart(request.view)}/${size}.${request.format}?${query}`;
 }

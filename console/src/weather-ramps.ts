@@ -7,7 +7,28 @@ import type { Stop } from '../../src/platform/weather-ramps.js';
 
 export { colorLookup, rampOf, type Stop } from '../../src/platform/weather-ramps.js';
 
-/** The legend: the ramp as a gradient bar with its stop values and the unit. */
+/** Pixels kept free between two legend labels. */
+const labelGap = 4;
+
+/**
+ * Hides the labels of an attached legend that would touch the one shown before them (stops close
+ * together, such as 0, 0.1 and 1 of a 0..50 ramp): the first and the last always show, and a
+ * label that would touch the last gives way to it. The gradient keeps every stop.
+ */
+export function thinLegendLabels(legendBox: HTMLElement): void {
+  const labels = [...legendBox.querySelectorAll<HTMLElement>('.legend-ticks span')];
+  for (const label of labels) label.hidden = false;
+  if (labels.length < 3) return;
+  const last = labels[labels.length - 1]!.getBoundingClientRect();
+  let shown = labels[0]!.getBoundingClientRect();
+  for (const label of labels.slice(1, -1)) {
+    const box = label.getBoundingClientRect();
+    if (box.left < shown.right + labelGap || box.right + labelGap > last.left) label.hidden = true;
+    else shown = box;
+  }
+}
+
+/** The legend: the ramp as a gradient bar with its stop values and the unit (see thinLegendLabels). */
 export function legend(stops: Stop[], unit: string): HTMLElement {
   const low = stops[0]![0];
   const span = stops[stops.length - 1]![0] - low || 1;

@@ -107,7 +107,7 @@ export async function coordinatesRoutes(app: FastifyInstance, options: { gate: K
   const plans = new PlanCache();
   const cache = new SearchCache();
   const version = epsgVersion();
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('coordinates'));
   app.addHook('onSend', async (_request, reply) => {
     reply.header('x-epsg-version', version);
   });

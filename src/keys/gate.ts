@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originAllowed } from './origins.js';
 import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
-import type { UsageRecorder } from './usage.js';
+import type { UsageArea, UsageRecorder } from './usage.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 import type { KeyRefusal, Metrics } from '../platform/metrics.js';
@@ -133,10 +133,15 @@ export class KeyGate {
   }
 
   /**
-   * Fastify `onRequest` hook: admits the request or answers 403/429. Written with a callback
-   * rather than async so that a cached key with an in-memory limiter is decided synchronously.
+   * The Fastify `onRequest` hook of an area's routes: admits the request, counted as usage of
+   * `area`, or answers 403/429. Written with a callback rather than async so that a cached key
+   * with an in-memory limiter is decided synchronously.
    */
-  readonly hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void => {
+  hookFor(area: UsageArea): (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void {
+    return (request, reply, done) => this.check(area, request, reply, done);
+  }
+
+  private check(area: UsageArea, request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
     // Keys travel in the URL, not in cookies, so any web page may read the answer, refusals included.
     reply.header('access-control-allow-origin', '*');
     const token = (request.query as Record<string, unknown> | undefined)?.key;
@@ -151,11 +156,11 @@ export class KeyGate {
     };
     const found = this.lookup(hashHex, request.ip);
     if (found instanceof Promise) {
-      found.then((key) => this.admit(request, hashHex, key, done), failed);
+      found.then((key) => this.admit(area, request, hashHex, key, done), failed);
     } else {
-      this.admit(request, hashHex, found, done);
+      this.admit(area, request, hashHex, found, done);
     }
-  };
+  }
 
   /**
    * The 403 of a refused request, counted and logged with its reason and the key's id when there
@@ -172,7 +177,7 @@ export class KeyGate {
     request.log.info({ rateLimit: limit, keyId }, 'rate limited');
   }
 
-  private admit(request: FastifyRequest, hashHex: string, key: GateKey | null, done: (error?: Error) => void): void {
+  private admit(area: UsageArea, request: FastifyRequest, hashHex: string, key: GateKey | null, done: (error?: Error) => void): void {
     const headers = request.headers;
     if (!key || !sameHexHash(key.tokenHashHex, hashHex)) {
       done(this.refuse(request, 'unknown', null));
@@ -192,7 +197,7 @@ export class KeyGate {
         done(rateLimitedError('Rate limit exceeded for this key', decision));
         return;
       }
-      this.options.usage.record(key.id, key.accountId);
+      this.options.usage.record(key.id, key.accountId, area);
       request.apiKey = { id: key.id, accountId: key.accountId };
       done();
     };

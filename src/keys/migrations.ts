@@ -41,4 +41,16 @@ export const keysMigrations: Migration[] = [
       CREATE INDEX api_key_usage_by_account ON api_key_usage (account_id, day);
     `,
   },
+  {
+    version: 101,
+    name: 'usage per area of the API, and the moment of the last request',
+    // Counts from before areas were told apart keep the area 'unknown'.
+    sql: `
+      ALTER TABLE api_key_usage ADD COLUMN area text NOT NULL DEFAULT 'unknown';
+      ALTER TABLE api_key_usage ALTER COLUMN area DROP DEFAULT;
+      ALTER TABLE api_key_usage ADD COLUMN last_request timestamptz;
+      ALTER TABLE api_key_usage DROP CONSTRAINT api_key_usage_pkey;
+      ALTER TABLE api_key_usage ADD PRIMARY KEY (key_id, day, area);
+    `,
+  },
 ];

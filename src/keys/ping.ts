@@ -9,7 +9,7 @@ const statusSchema = {
 
 /** `/ping`: the smallest gated endpoint, so a client can check that its key is accepted. */
 export async function pingRoute(app: FastifyInstance, options: { gate: KeyGate }): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('keys'));
   app.get(
     '/ping',
     {

@@ -4,6 +4,10 @@ import { ApiError, NotFoundError } from '../platform/errors.js';
 import type { AccountStore } from './accounts.js';
 import { normalizeSettings, type ApiKeySettings } from './settings.js';
 import type { ApiKeyStore } from './store.js';
+import { usageAreas, type UsageRecorder } from './usage.js';
+
+/** How far back `/v1/usage` reaches. */
+const maxUsageDays = 366;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +42,50 @@ export const apiKeyPageSchema = {
   },
 } as const;
 
+const usageCountSchema = {
+  type: 'object',
+  required: ['day', 'area', 'requests'],
+  properties: {
+    day: { type: 'string', format: 'date', description: 'UTC day' },
+    area: { type: 'string', description: `Area of the API: ${usageAreas.join(', ')}; \`unknown\` for counts from before areas were told apart` },
+    requests: { type: 'integer' },
+  },
+} as const;
+
+export const accountUsageSchema = {
+  $id: 'AccountUsage',
+  type: 'object',
+  required: ['since', 'until', 'rate_limit', 'total', 'by_area', 'days', 'keys'],
+  properties: {
+    since: { type: 'string', format: 'date', description: 'First UTC day counted' },
+    until: { type: 'string', format: 'date', description: 'Last UTC day counted (today)' },
+    rate_limit: {
+      type: 'object',
+      description: "Every key's rate limit on this server (a token bucket per key and instance, or shared through Redis)",
+      required: ['requests_per_second', 'burst'],
+      properties: { requests_per_second: { type: 'number', description: '0: not limited' }, burst: { type: 'integer' } },
+    },
+    total: { type: 'integer', description: 'Requests of all keys of the account in the period, deleted keys included' },
+    by_area: { type: 'object', additionalProperties: { type: 'integer' }, description: 'The total by area' },
+    days: { type: 'array', items: usageCountSchema, description: 'Requests of all keys per day and area, oldest first; days and areas without requests left out' },
+    keys: {
+      type: 'array',
+      description: 'Every key of the account in creation order, then deleted keys used in the period',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'last_used', 'total', 'days'],
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          name: { type: ['string', 'null'], description: 'null once the key is deleted' },
+          last_used: { type: ['string', 'null'], format: 'date-time', description: 'Last request admitted with the key, ever; null if none' },
+          total: { type: 'integer', description: 'Requests in the period' },
+          days: { type: 'array', items: usageCountSchema, description: 'Per day and area, oldest first' },
+        },
+      },
+    },
+  },
+} as const;
+
 const keyIdParams = {
   type: 'object',
   required: ['key_id'],
@@ -65,7 +113,15 @@ function serviceToken(request: FastifyRequest): string | null {
 /** The key-management API of spec 4.1 under `/v1/api_keys`, for accounts holding a service token. */
 export async function keyManagementRoutes(
   app: FastifyInstance,
-  options: { accounts: AccountStore; keys: ApiKeyStore; limiter: RateLimiter; maxKeysPerAccount: number },
+  options: {
+    accounts: AccountStore;
+    keys: ApiKeyStore;
+    limiter: RateLimiter;
+    maxKeysPerAccount: number;
+    usage: UsageRecorder;
+    /** The gate's per-key rate limit, which `/v1/usage` reports. */
+    keyRateLimit: { requestsPerSecond: number; burst: number };
+  },
 ): Promise<void> {
   const { accounts, keys, limiter } = options;
   app.decorateRequest('accountId', null);
@@ -184,5 +240,53 @@ export async function keyManagementRoutes(
     async (request) =>
       (await keys.update(request.accountId!, request.params.key_id, settingsFrom(request.body))) ??
       Promise.reject(new NotFoundError()),
+  );
+
+  app.get<{ Querystring: { days: number } }>(
+    '/v1/usage',
+    {
+      schema: {
+        ...common,
+        summary: "Usage of the account's keys",
+        description: 'Requests admitted by the key gate per key, UTC day and area of the API over the last `days` days (today included), with totals, each key\'s last use and the rate limit every key has.',
+        querystring: {
+          type: 'object',
+          properties: { days: { type: 'integer', minimum: 1, maximum: maxUsageDays, default: 30, description: 'Days counted, today included' } },
+        },
+        response: { 200: { $ref: 'AccountUsage#' }, ...errors },
+      },
+    },
+    async (request) => {
+      const today = new Date();
+      const since = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - request.query.days + 1)).toISOString().slice(0, 10);
+      const { keys: keyUsage } = await options.usage.account(request.accountId!, since);
+      const days = new Map<string, { day: string; area: string; requests: number }>();
+      const byArea: Record<string, number> = {};
+      let total = 0;
+      for (const key of keyUsage) {
+        for (const count of key.counts) {
+          const id = `${count.day}/${count.area}`;
+          const day = days.get(id) ?? days.set(id, { day: count.day, area: count.area, requests: 0 }).get(id)!;
+          day.requests += count.requests;
+          byArea[count.area] = (byArea[count.area] ?? 0) + count.requests;
+          total += count.requests;
+        }
+      }
+      return {
+        since,
+        until: today.toISOString().slice(0, 10),
+        rate_limit: { requests_per_second: options.keyRateLimit.requestsPerSecond, burst: options.keyRateLimit.burst },
+        total,
+        by_area: byArea,
+        days: [...days.values()].sort((a, b) => a.day.localeCompare(b.day) || a.area.localeCompare(b.area)),
+        keys: keyUsage.map((key) => ({
+          id: key.id,
+          name: key.name,
+          last_used: key.lastUsed,
+          total: key.counts.reduce((sum, count) => sum + count.requests, 0),
+          days: key.counts,
+        })),
+      };
+    },
   );
 }

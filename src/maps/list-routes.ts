@@ -20,7 +20,7 @@ const mapSummary = {
 } as const;
 
 export async function mapListRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: MapRegistry }): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   app.get(
     '/maps',
     {

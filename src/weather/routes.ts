@@ -69,7 +69,7 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
   const { memory } = options;
   const points = new PointForecasts(options.directory, memory);
   const unwatch = await options.catalog.watch(() => memory.changed());
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('weather'));
   app.addHook('onClose', async () => {
     await unwatch();
     await archives.close();

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { decode } from 'fast-png';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { ingestFiles } from '../../src/weather/ingest.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
@@ -22,6 +23,7 @@ import { globalField } from '../weather/fields.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/console');
 const gfsSample = path.join(GRIB_EXAMPLES, 'gfs.t12z.pgrbf120.2p5deg.grib2');
+const safricaSample = path.join(GRIB_EXAMPLES, 'safrica.grib2');
 
 /** A small map: blue sea, a green square of land around 0,0. */
 const style = {
@@ -49,7 +51,7 @@ const pageErrors: string[] = [];
 
 before(async () => {
   // CI must run this test, not skip it: say what is missing.
-  requirePeers('chromium', 'gribExamples');
+  requirePeers('chromium', 'gribExamples', 'proj');
   if (!existsSync(path.join(root, 'dist/console/index.html'))) {
     execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build', 'console', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   }
@@ -61,6 +63,8 @@ before(async () => {
   serviceToken = (await newAccount(meridian, 'console')).auth.slice('Token '.length);
 
   await ingestFiles(meridian.weather, meridian.weatherDirectory, [gfsSample], { model: 'gfs', attribution: 'GFS', variables: defaultVariables, format: 'png', keepRuns: 1 });
+  // The quick start's second sample (scripts/prepare-data.sh), as it ingests it: a 3-hourly run.
+  await ingestFiles(meridian.weather, meridian.weatherDirectory, [safricaSample], { model: 'safrica', attribution: 'NCEP', variables: defaultVariables, format: 'png', keepRuns: 1 });
   // Two keyframes 3 h apart whose values differ by 3 °C everywhere: what lies between them is interpolation.
   const temperature = defaultVariables.find((v) => v.id === 'temperature-2m')!;
   const reference = new Date('2026-11-22T00:00:00Z');
@@ -104,6 +108,39 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * Where the test map's green land lies in a screenshot of `element`, as fractions of its width and
+ * height: [left, top, right, bottom]. The land's edges are what the frame and the image are compared by.
+ */
+async function landBox(element: Locator): Promise<[number, number, number, number]> {
+  const png = decode(await element.screenshot());
+  const channels = png.channels;
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      const i = (y * png.width + x) * channels;
+      const [r, g, b] = [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+      // #8fc98f land against #4a90c8 sea: green well above both other channels.
+      if (g > 175 && g - b > 30 && g - r > 30) {
+        left = Math.min(left, x);
+        right = Math.max(right, x + 1);
+        top = Math.min(top, y);
+        bottom = Math.max(bottom, y + 1);
+      }
+    }
+  }
+  assert.ok(right > left, 'the land is in the screenshot');
+  return [left / png.width, top / png.height, right / png.width, bottom / png.height];
+}
+
+/** The frame and the image show the same area: the land sits at the same fractions of both (within a pixel or two). */
+async function assertFrameMatchesImage(what: string): Promise<void> {
+  await page.waitForTimeout(300);
+  const frame = await landBox(page.locator('#builder-map canvas'));
+  const image = await landBox(page.locator('#static-image'));
+  for (let i = 0; i < 4; i++) assert.ok(Math.abs(frame[i]! - image[i]!) < 0.006, `${what}: land in the frame ${frame.map((f) => f.toFixed(3))}, in the image ${image.map((f) => f.toFixed(3))}`);
 }
 
 /** A browser step: when it fails, a screenshot of the page shows why. */
@@ -171,6 +208,16 @@ step('static maps: the view and a clicked marker make a static URL whose image l
   await page.locator('#builder-map[data-ready=true]').waitFor();
   assert.equal(await page.locator('.pane .message.notice').isVisible(), false, 'the interactive style of the map loaded');
   await page.locator('#static-image[data-state=loaded]').waitFor();
+  // The frame is narrower than the 600-px image (the comparison would prove nothing otherwise).
+  const frameWidth = (await page.locator('#builder-map canvas').boundingBox())!.width;
+  assert.ok(Math.abs(frameWidth - 600) > 30, `frame ${frameWidth} px wide`);
+  await assertFrameMatchesImage('centre and zoom');
+  await page.selectOption('select[name=mode]', 'bounds');
+  await until(async () => /\/static\/[^/,]+(,[^/,]+){3}\//.test(await page.inputValue('input[name=static-url]')), 'a static URL of bounds');
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  await assertFrameMatchesImage('bounds');
+  await page.selectOption('select[name=mode]', 'center');
+  await until(async () => /\/static\/[^/,]+(,[^/,]+){2}\//.test(await page.inputValue('input[name=static-url]')), 'a static URL of centre and zoom');
 
   await page.selectOption('select[name=tool]', 'marker');
   const box = (await page.locator('#builder-map canvas').boundingBox())!;
@@ -211,6 +258,56 @@ step('weather: the value under the cursor is interpolated between the two keyfra
   await page.locator('#weather-value', { hasText: /m\/s from \d+°/ }).waitFor();
 });
 
+step('weather: the sample run with the most keyframes is shown first and plays; legend labels never overlap', async () => {
+  // A fresh load (the page is at #/weather already: going there again would not draw it anew).
+  await page.goto('about:blank');
+  await page.goto(`${origin}/console/#/weather`);
+  await page.locator('#weather-map[data-ready=true]').waitFor();
+  // The quick start's 3-hourly sample: 25 keyframes, 72 hours.
+  assert.equal(await page.inputValue('select[name=variable]'), 'precipitation-1h:safrica', (await page.locator('select[name=variable] option').allInnerTexts()).join());
+  await page.locator('.variable-details', { hasText: /^25 keyframes/ }).waitFor();
+  // The regional run fills the map: its centre lies within the run's grid.
+  const listed = await server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` } });
+  const catalog = (await server.server.public.inject({ method: 'GET', url: `/weather/latest.json?key=${listed.json().items[0].token}`, headers: { origin } })).json();
+  const safrica = catalog.variables.find((v: { metadata: { weather_variable: { variable_id: string } } }) => v.metadata.weather_variable.variable_id === 'precipitation-1h:safrica');
+  const [west, south, east, north] = safrica.metadata.bounds as number[];
+  const mapBox = (await page.locator('#weather-map canvas').boundingBox())!;
+  await page.mouse.move(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2);
+  await page.locator('#weather-value', { hasText: /°, / }).waitFor();
+  const [lat, lon] = (await page.locator('#weather-value').innerText()).split(':')[0]!.split(',').map((part) => parseFloat(part));
+  assert.ok(lat! > south! && lat! < north! && lon! > west! && lon! < east!, `map centre ${lat}, ${lon} outside the run's grid ${[west, south, east, north]}`);
+  await page.mouse.move(0, 0);
+  const startLabel = await page.locator('#weather-time').innerText();
+  await page.getByRole('button', { name: 'Play' }).click();
+  await until(async () => Number(await page.inputValue('input[name=time]')) >= 3 * 60, 'the slider to play past the second keyframe');
+  await page.getByRole('button', { name: 'Pause' }).click();
+  const paused = await page.inputValue('input[name=time]');
+  assert.notEqual(await page.locator('#weather-time').innerText(), startLabel);
+  await page.waitForTimeout(500);
+  assert.equal(await page.inputValue('input[name=time]'), paused, 'paused');
+  await shot('weather-sample');
+
+  const variables = await page.locator('select[name=variable] option').evaluateAll((options) => options.map((o) => o.getAttribute('value')!));
+  assert.ok(variables.length >= 6, variables.join());
+  for (const id of variables) {
+    await page.selectOption('select[name=variable]', id);
+    const ticks = page.locator('.legend-ticks span:visible');
+    await ticks.first().waitFor();
+    const boxes = [];
+    for (let i = 0; i < (await ticks.count()); i++) boxes.push({ text: await ticks.nth(i).innerText(), box: (await ticks.nth(i).boundingBox())! });
+    assert.ok(boxes.length >= 2, `${id}: the ends of the scale are labelled`);
+    const all = await page.locator('.legend-ticks span').allInnerTexts();
+    assert.deepEqual([boxes[0]!.text, boxes[boxes.length - 1]!.text], [all[0], all[all.length - 1]], `${id}: both ends labelled`);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!.box, boxes[j]!.box];
+        const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+        assert.ok(apart, `${id}: legend labels ${boxes[i]!.text} and ${boxes[j]!.text} overlap`);
+      }
+    }
+  }
+});
+
 step('coordinates: a search shows results, a result its area and exports, and the transform form transforms', async () => {
   await page.goto(`${origin}/console/#/coordinates`);
   await page.locator('#area-map[data-ready=true]').waitFor();
@@ -225,10 +322,114 @@ step('coordinates: a search shows results, a result its area and exports, and th
 
   await page.getByRole('button', { name: 'Transform to' }).click();
   await page.click('.transform-form button[type=submit]');
-  const x = Number(await page.locator('.transformed tbody td').first().innerText());
-  assert.ok(Math.abs(x - 2_600_000) < 1_000, `easting ${x}`);
+  // Metres to the millimetre, as cs2cs gives them (it reads EPSG:4326 in its own latitude, longitude order).
+  const [east, north] = execFileSync('cs2cs', ['-d', '3', 'EPSG:4326', 'EPSG:2056'], { input: '46.95108 7.43863\n', encoding: 'utf8' }).trim().split(/\s+/);
+  await page.locator('.transformed tbody td').first().filter({ hasText: /^\d+\.\d{3}$/ }).waitFor();
+  const cells = async () => (await page.locator('.transformed tbody tr').first().locator('td.number').allInnerTexts());
+  const metres = await cells();
+  assert.ok(Math.abs(Number(metres[0]) - Number(east)) <= 0.002 && Math.abs(Number(metres[1]) - Number(north)) <= 0.002, `${metres} against cs2cs ${east} ${north}`);
+  assert.match(metres[2]!, /^-?\d+\.\d{3}$/);
+  await page.locator('.transformed tbody tr').first().getByRole('button', { name: 'Copy' }).click();
+  assert.equal(await page.evaluate('navigator.clipboard.readText()'), metres.join(','));
   await page.waitForTimeout(300);
   await shot('coordinates');
+
+  // Degrees to nine decimals (about 0.1 mm), back from the metres.
+  await page.fill('textarea[name=coordinates]', `${east},${north}`);
+  await page.fill('input[name=s_srs]', '2056');
+  await page.fill('input[name=t_srs]', '4326');
+  await page.click('.transform-form button[type=submit]');
+  await page.locator('.transformed tbody td').first().filter({ hasText: /^\d+\.\d{9}$/ }).waitFor();
+  const [lat, lon] = execFileSync('cs2cs', ['-d', '9', 'EPSG:2056', 'EPSG:4326'], { input: `${east} ${north}\n`, encoding: 'utf8' }).trim().split(/\s+/);
+  const degrees = await cells();
+  assert.ok(Math.abs(Number(degrees[0]) - Number(lon)) < 2e-9 && Math.abs(Number(degrees[1]) - Number(lat)) < 2e-9, `${degrees} against cs2cs ${lon} ${lat}`);
+
+  // A failed search says why beside the box and leaves no results of the previous one.
+  await page.fill('input[name=query]', 'kind:NOSUCHKIND');
+  await page.click('.search-form button[type=submit]');
+  await page.locator('.search-form + .message.error').waitFor();
+  assert.equal(await page.locator('tr[data-code]').count(), 0, 'the previous results are gone');
+  assert.equal(await page.locator('.summary').innerText(), '');
+  assert.equal(await page.locator('.detail dd').count(), 0, 'nor the details of one of them');
+  await shot('coordinates-error');
+});
+
+step('a key restricted to another origin: each page says what to do instead of an empty map, and adding the origin works', async () => {
+  const created = await server.server.admin.inject({
+    method: 'POST',
+    url: '/v1/api_keys',
+    headers: { authorization: `Token ${serviceToken}` },
+    payload: { name: 'elsewhere', origins: ['example.com'] },
+  });
+  const elsewhere = created.json() as { id: string };
+  await page.goto(`${origin}/console/#/static`);
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  await page.selectOption('select[name=key]', elsewhere.id);
+  const refused = page.locator('.key-refused');
+  await refused.filter({ hasText: `restricted to the origins example.com, and this console is at ${origin}` }).waitFor();
+  assert.equal(await page.locator('#builder-map').isVisible(), false, 'no empty map');
+  assert.equal(await page.locator('#static-image').isVisible(), false, 'no broken image');
+  await shot('static-refused-key');
+
+  for (const [name, map] of [['weather', '#weather-map'], ['coordinates', '#area-map']]) {
+    await page.goto(`${origin}/console/#/${name}`);
+    await refused.filter({ hasText: 'elsewhere does not work on this page' }).waitFor();
+    assert.equal(await page.locator(map!).isVisible(), false, `${name}: no empty map`);
+  }
+
+  await page.goto(`${origin}/console/#/static`);
+  await refused.getByRole('button', { name: `Add ${origin} to elsewhere` }).click();
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  assert.equal(await refused.count(), 0);
+  const changed = await server.server.admin.inject({ method: 'GET', url: `/v1/api_keys/${elsewhere.id}`, headers: { authorization: `Token ${serviceToken}` } });
+  assert.deepEqual(changed.json().origins, ['example.com', origin]);
+});
+
+step('usage: per key a chart of requests per day by area, its total and last use; the account totals and the rate limit', async () => {
+  const created = await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` }, payload: { name: 'counted' } });
+  const counted = created.json() as { id: string; token: string };
+  const idle = (await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` }, payload: { name: 'idle' } })).json() as { id: string };
+  // Requests the test makes itself: what the chart must show for this key today.
+  const made = { maps: 2, coordinates: 1, keys: 3 };
+  const started = Date.now();
+  const get = (url: string) => server.server.public.inject({ method: 'GET', url: `${url}${url.includes('?') ? '&' : '?'}key=${counted.token}` });
+  for (let i = 0; i < made.maps; i++) assert.equal((await get('/maps')).statusCode, 200);
+  for (let i = 0; i < made.coordinates; i++) assert.equal((await get('/coordinates/search/wgs.json')).statusCode, 200);
+  for (let i = 0; i < made.keys; i++) assert.equal((await get('/ping')).statusCode, 200);
+  const ended = Date.now();
+
+  await page.goto(`${origin}/console/#/usage`);
+  const row = page.locator(`.usage-keys tr[data-key-id="${counted.id}"]`);
+  await row.locator('svg.usage-chart').waitFor();
+  assert.equal(await row.locator('td[data-total]').getAttribute('data-total'), '6');
+  const today = new Date().toISOString().slice(0, 10);
+  const bars = row.locator('rect[data-day]');
+  const seen: Record<string, number> = {};
+  const heights: Record<string, number> = {};
+  for (let i = 0; i < (await bars.count()); i++) {
+    const bar = bars.nth(i);
+    assert.equal(await bar.getAttribute('data-day'), today);
+    const area = (await bar.getAttribute('data-area'))!;
+    seen[area] = Number(await bar.getAttribute('data-requests'));
+    heights[area] = (await bar.boundingBox())!.height;
+  }
+  assert.deepEqual(seen, made);
+  // Drawn to scale: segment heights in the ratio of the counts.
+  assert.ok(Math.abs(heights.maps! / heights.keys! - 2 / 3) < 0.02 && Math.abs(heights.coordinates! / heights.keys! - 1 / 3) < 0.02, JSON.stringify(heights));
+  const lastUsed = Date.parse((await row.locator('.last-used').innerText()).replace(' UTC', 'Z').replace(' ', 'T'));
+  assert.ok(lastUsed >= Math.floor(started / 60_000) * 60_000 && lastUsed <= ended, `last used ${lastUsed}`);
+  // A key not used in the period says so instead of an empty chart.
+  await page.locator(`.usage-keys tr[data-key-id="${idle.id}"]`, { hasText: 'no requests' }).waitFor();
+  assert.equal(await page.locator(`.usage-keys tr[data-key-id="${idle.id}"] .last-used`).innerText(), 'never');
+
+  // The account's total is every key's, and its chart's bars for today add up to it.
+  const keyTotals = await page.locator('.usage-keys td[data-total]').evaluateAll((cells) => cells.map((cell) => Number(cell.getAttribute('data-total'))));
+  const total = Number(await page.locator('.usage-total [data-total]').getAttribute('data-total'));
+  assert.equal(total, keyTotals.reduce((a, b) => a + b, 0));
+  const accountBars = await page.locator('.usage-summary rect[data-requests]').evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('data-requests'))));
+  assert.equal(accountBars.reduce((a, b) => a + b, 0), total);
+  assert.match(await page.locator('.rate-limit').innerText(), /^Rate limit: none/);
+  await shot('usage');
 });
 
 test('the pages raised no script errors and no Content Security Policy violations', () => {

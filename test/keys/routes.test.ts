@@ -432,3 +432,82 @@ describe('cursors outside one process', () => {
     }
   });
 });
+
+describe('usage', () => {
+  const gated = (url: string) => server.server.public.inject({ method: 'GET', url });
+  const usage = (query: string, token: string | null) => call({ method: 'GET', url: `/v1/usage${query}`, auth: token });
+
+  test("counts the account's requests per key, UTC day and area, with totals, last use and the keys' rate limit", async () => {
+    const { auth: token } = await newAccount(server.meridian, 'usage');
+    const first = (await createKey({ name: 'first' }, token)).body as { id: string; token: string };
+    const second = (await createKey({ name: 'second' }, token)).body as { id: string; token: string };
+    const unused = (await createKey({ name: 'unused' }, token)).body as { id: string };
+    const gone = (await createKey({ name: 'gone' }, token)).body as { id: string; token: string };
+    const started = Date.now();
+    for (let i = 0; i < 2; i++) assert.equal((await gated(`/ping?key=${first.token}`)).statusCode, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await gated(`/maps?key=${first.token}`)).statusCode, 200);
+    assert.equal((await gated(`/coordinates/search/wgs.json?key=${second.token}`)).statusCode, 200);
+    assert.equal((await gated(`/weather/latest.json?key=${gone.token}`)).statusCode, 200);
+    // Refused requests are not usage.
+    assert.equal((await gated(`/ping?key=${second.token}x`)).statusCode, 403);
+    assert.equal((await call({ method: 'DELETE', url: `/v1/api_keys/${gone.id}`, auth: token })).status, 200);
+    const ended = Date.now();
+
+    const today = new Date().toISOString().slice(0, 10);
+    const response = await usage('', token);
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    const body = response.body as {
+      since: string;
+      until: string;
+      rate_limit: unknown;
+      total: number;
+      by_area: Record<string, number>;
+      days: unknown[];
+      keys: { id: string; name: string | null; last_used: string | null; total: number; days: unknown[] }[];
+    };
+    const since = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
+    assert.deepEqual([body.since, body.until], [since, today]);
+    assert.deepEqual(body.rate_limit, { requests_per_second: 0, burst: 1 });
+    assert.equal(body.total, 7);
+    assert.deepEqual(body.by_area, { keys: 2, maps: 3, coordinates: 1, weather: 1 });
+    assert.deepEqual(body.days, [
+      { day: today, area: 'coordinates', requests: 1 },
+      { day: today, area: 'keys', requests: 2 },
+      { day: today, area: 'maps', requests: 3 },
+      { day: today, area: 'weather', requests: 1 },
+    ]);
+    assert.deepEqual(body.keys.map((key) => [key.id, key.name, key.total, key.days]), [
+      [first.id, 'first', 5, [{ day: today, area: 'keys', requests: 2 }, { day: today, area: 'maps', requests: 3 }]],
+      [second.id, 'second', 1, [{ day: today, area: 'coordinates', requests: 1 }]],
+      [unused.id, 'unused', 0, []],
+      [gone.id, null, 1, [{ day: today, area: 'weather', requests: 1 }]],
+    ]);
+    for (const key of [body.keys[0]!, body.keys[1]!, body.keys[3]!]) {
+      const used = Date.parse(key.last_used!);
+      assert.ok(used >= started - 1 && used <= ended + 1, `${key.name} last used ${key.last_used}`);
+    }
+    assert.equal(body.keys[2]!.last_used, null);
+
+    // Another account sees none of it.
+    const other = await usage('', auth);
+    assert.equal(other.status, 200);
+    assert.ok(!(other.body as typeof body).keys.some((key) => [first.id, second.id, gone.id].includes(key.id)));
+  });
+
+  test('days outside 1..366 or not an integer is 400 with the error body', async () => {
+    for (const query of ['?days=0', '?days=367', '?days=1.5', '?days=x']) {
+      const response = await usage(query, auth);
+      assert.equal(response.status, 400, query);
+      assertErrorBody(response.body);
+    }
+    assert.equal((await usage('?days=1', auth)).status, 200);
+  });
+
+  test('usage needs a valid service token', async () => {
+    for (const token of [null, 'Token mst_nope']) {
+      const response = await usage('', token);
+      assert.equal(response.status, 401);
+      assertErrorBody(response.body);
+    }
+  });
+});

@@ -34,6 +34,17 @@ function areaPolygon([west, south, east, north]: NonNullable<SearchItem['bbox']>
   return { type: 'Feature' as const, properties: {}, geometry: { type: 'Polygon' as const, coordinates: [[[west, south], [e, south], [e, north], [west, north], [west, south]]] } };
 }
 
+/**
+ * Decimals worth showing in a unit: a millimetre (or a thousandth of a foot) for lengths, about
+ * 0.1 mm on the ground for degrees and grads, the same for radians.
+ */
+export function decimalsFor(unit: string | null): number {
+  if (unit === null) return 3;
+  if (/radian/i.test(unit)) return 11;
+  if (/degree|grad|gon/i.test(unit)) return 9;
+  return 3;
+}
+
 export function renderCoordinates(main: HTMLElement): () => void {
   let alive = true;
   let key: ApiKey | null = null;
@@ -41,6 +52,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
   let offset = 0;
 
   const message = messageLine();
+  const searchMessage = messageLine();
   const keySlot = h('div');
   const query = h('input', { type: 'search', name: 'query', placeholder: 'swit, code:2056, kind:CRS-PROJCRS utm 32N…', value: '' });
   const deprecated = h('input', { type: 'checkbox', name: 'deprecated' });
@@ -64,7 +76,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
     if (!key) return;
     const text = queryText();
     if (!text) return;
-    message.clear();
+    searchMessage.clear();
     try {
       const page = await gated<SearchResult>(`/coordinates/search/${encodeURIComponent(text)}.json`, key.token, { limit: pageSize, offset: at });
       offset = at;
@@ -73,7 +85,13 @@ export function renderCoordinates(main: HTMLElement): () => void {
       back.disabled = at === 0;
       next.disabled = at + pageSize >= page.total;
     } catch (error) {
-      message.error((error as Error).message);
+      // The old results answered another query: they go, and the error stands beside the box.
+      fill(results);
+      summary.textContent = '';
+      back.disabled = next.disabled = true;
+      fill(detail, h('p', { class: 'muted' }, 'Choose a result to see its details and area of use.'));
+      map?.getSource<GeoJSONSource>('area')?.setData({ type: 'FeatureCollection', features: [] });
+      searchMessage.error((error as Error).message);
     }
   }
 
@@ -179,15 +197,21 @@ export function renderCoordinates(main: HTMLElement): () => void {
     try {
       const extra: Record<string, string> = { s_srs: source.value, t_srs: target.value };
       if (ops.value.trim()) extra.ops = ops.value.trim();
-      const result = await gated<TransformResult>(`/coordinates/transform/${encodeURIComponent(tuples)}.json`, key.token, extra);
+      const [result, unit] = await Promise.all([
+        gated<TransformResult>(`/coordinates/transform/${encodeURIComponent(tuples)}.json`, key.token, extra),
+        unitOf(Number(target.value)),
+      ]);
+      const places = decimalsFor(unit);
+      const shown = result.results.map((r) => [r.x.toFixed(places), r.y.toFixed(places), r.z.toFixed(3)]);
+      const text = (values: string[]) => values.join(',');
       fill(
         transformed,
-        h('p', { class: 'muted' }, `Operation chosen: ${result.transformer_selection_strategy}`),
+        h('p', { class: 'muted' }, `Operation chosen: ${result.transformer_selection_strategy}. `, `x and y in ${unit ?? 'the target’s unit'} (${places} decimals), z in metres.`),
         h(
           'table',
           { class: 'results' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'x'), h('th', {}, 'y'), h('th', {}, 'z'))),
-          h('tbody', {}, ...result.results.map((r) => h('tr', {}, h('td', {}, String(r.x)), h('td', {}, String(r.y)), h('td', {}, String(r.z))))),
+          h('thead', {}, h('tr', {}, h('th', {}, 'x'), h('th', {}, 'y'), h('th', {}, 'z'), h('th', {}, copyButton(() => shown.map(text).join('\n'), 'Copy all')))),
+          h('tbody', {}, ...shown.map((values) => h('tr', {}, ...values.map((value) => h('td', { class: 'number' }, value)), h('td', {}, copyButton(() => text(values)))))),
         ),
       );
     } catch (error) {
@@ -196,8 +220,18 @@ export function renderCoordinates(main: HTMLElement): () => void {
     }
   }
 
-  async function useKey(chosenKey: ApiKey): Promise<void> {
+  /** The unit of a CRS's first axes as the search API names it (`degree`, `metre`, `US survey foot`…), or null. */
+  async function unitOf(code: number): Promise<string | null> {
+    if (!key) return null;
+    const page = await gated<SearchResult>(`/coordinates/search/${encodeURIComponent(`code:${code} kind:CRS deprecated:*`)}.json`, key.token, { limit: 5 }).catch(() => null);
+    return page?.results.find((r) => r.id.code === code)?.unit ?? null;
+  }
+
+  async function useKey(chosenKey: ApiKey | null): Promise<void> {
     key = chosenKey;
+    // A key refused here would leave searches failing and an empty map: the picker says why instead.
+    workspace.hidden = transformCard.hidden = key === null;
+    if (!key) return;
     const style = await basemapStyle(key.token);
     if (!alive) return;
     map?.remove();
@@ -220,44 +254,41 @@ export function renderCoordinates(main: HTMLElement): () => void {
     h('button', { type: 'submit' }, 'Search'),
   );
 
-  main.append(
-    h('h1', {}, 'Coordinates'),
-    message.element,
-    h('div', { class: 'card' }, keySlot),
-    h(
-      'div',
-      { class: 'coordinates' },
-      h(
-        'section',
-        { class: 'card' },
-        searchForm,
-        h(
-          'p',
-          { class: 'hint' },
-          'Words match codes, names, aliases and areas. Filters: kind: deprecated: code: trans: datum: ellipsoid: method: area_code:. Try ',
-          ...examples.flatMap((example, i) => [i ? ', ' : '', h('a', { href: '#', onclick: (event: Event) => (event.preventDefault(), (query.value = example), void search(0)) }, example)]),
-          '.',
-        ),
-        h('div', { class: 'toolbar' }, summary, h('span', { class: 'grow' }), back, next),
-        h('table', { class: 'results' }, h('thead', {}, h('tr', {}, ...['Code', 'Name', 'Kind', 'Area'].map((t) => h('th', {}, t)))), results),
-      ),
-      h('section', { class: 'card' }, detail, mapBox),
-    ),
+  const workspace = h(
+    'div',
+    { class: 'coordinates' },
     h(
       'section',
       { class: 'card' },
-      h('h2', {}, 'Transform'),
+      searchForm,
+      searchMessage.element,
       h(
-        'form',
-        { class: 'transform-form', onsubmit: (event: Event) => void transform(event) },
-        field('Coordinates', coordinates, 'x,y or x,y,z, one a line or separated by ;, at most 50'),
-        h('div', { class: 'row' }, field('From (EPSG)', source), field('To (EPSG)', target), field('Operations', ops, 'EPSG codes separated by |')),
-        h('button', { type: 'submit' }, 'Transform'),
+        'p',
+        { class: 'hint' },
+        'Words match codes, names, aliases and areas. Filters: kind: deprecated: code: trans: datum: ellipsoid: method: area_code:. Try ',
+        ...examples.flatMap((example, i) => [i ? ', ' : '', h('a', { href: '#', onclick: (event: Event) => (event.preventDefault(), (query.value = example), void search(0)) }, example)]),
+        '.',
       ),
-      transformMessage.element,
-      transformed,
+      h('div', { class: 'toolbar' }, summary, h('span', { class: 'grow' }), back, next),
+      h('table', { class: 'results' }, h('thead', {}, h('tr', {}, ...['Code', 'Name', 'Kind', 'Area'].map((t) => h('th', {}, t)))), results),
     ),
+    h('section', { class: 'card' }, detail, mapBox),
   );
+  const transformCard = h(
+    'section',
+    { class: 'card' },
+    h('h2', {}, 'Transform'),
+    h(
+      'form',
+      { class: 'transform-form', onsubmit: (event: Event) => void transform(event) },
+      field('Coordinates', coordinates, 'x,y or x,y,z, one a line or separated by ;, at most 50'),
+      h('div', { class: 'row' }, field('From (EPSG)', source), field('To (EPSG)', target), field('Operations', ops, 'EPSG codes separated by |')),
+      h('button', { type: 'submit' }, 'Transform'),
+    ),
+    transformMessage.element,
+    transformed,
+  );
+  main.append(h('h1', {}, 'Coordinates'), message.element, h('div', { class: 'card' }, keySlot), workspace, transformCard);
   keyPicker((k) => void useKey(k))
     .then((picker) => alive && fill(keySlot, picker))
     .catch((error: Error) => message.error(error.message));

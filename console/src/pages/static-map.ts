@@ -60,8 +60,12 @@ export function renderStaticMap(main: HTMLElement): () => void {
       const b = map.getBounds();
       return { mode: 'bounds', west: b.getWest(), south: b.getSouth(), east: b.getEast(), north: b.getNorth() };
     }
+    // Both zooms are of the 512-px pyramid: the image, `width` pixels wide, shows what the frame
+    // shows when its zoom is the map's shifted by the ratio of the two widths (a 600-px image
+    // beside a 528-px frame at the map's zoom showed 29% more area than the frame).
     const c = map.getCenter();
-    return { mode: 'center', lon: c.lng, lat: c.lat, zoom: map.getZoom() };
+    const frameWidth = map.getContainer().clientWidth || size().width;
+    return { mode: 'center', lon: c.lng, lat: c.lat, zoom: map.getZoom() + Math.log2(size().width / frameWidth) };
   }
 
   const size = () => ({ width: Math.min(2048, Math.max(1, Math.round(Number(width.value) || 600))), height: Math.min(2048, Math.max(1, Math.round(Number(height.value) || 400))) });
@@ -183,9 +187,12 @@ export function renderStaticMap(main: HTMLElement): () => void {
     redrawMarkers();
   }
 
-  async function useKey(chosenKey: ApiKey): Promise<void> {
+  async function useKey(chosenKey: ApiKey | null): Promise<void> {
     key = chosenKey;
     message.clear();
+    // A key refused here would leave an empty map and a broken image: the picker says why instead.
+    mapPane.hidden = imagePane.hidden = urlRow.hidden = key === null;
+    if (!key) return;
     try {
       maps = await listMaps(key.token);
     } catch (error) {
@@ -202,32 +209,31 @@ export function renderStaticMap(main: HTMLElement): () => void {
     await chooseMap(keep);
   }
 
-  main.append(
-    h('h1', {}, 'Static maps'),
-    message.element,
+  const mapPane = h('section', { class: 'card pane' }, h('h3', {}, 'Interactive map'), mapNotice.element, mapBox);
+  const imagePane = h('section', { class: 'card pane' }, h('h3', {}, 'Static image'), h('div', { class: 'image-box' }, image), imageStatus);
+  const builder = h(
+    'div',
+    { class: 'builder' },
     h(
-      'div',
-      { class: 'builder' },
-      h(
-        'aside',
-        { class: 'card controls' },
-        keySlot,
-        field('Map', mapSelect),
-        field('View', mode),
-        h('div', { class: 'row' }, field('Width', width), field('Height', height)),
-        h('div', { class: 'row' }, field('Format', format), h('label', { class: 'check' }, retina, ' @2x')),
-        h('h3', {}, 'Markers and path'),
-        field('Click on the map to', tool),
-        h('div', { class: 'row' }, field('Marker', markerColor), field('Stroke', stroke), field('Width', strokeWidth)),
-        h('div', { class: 'row' }, h('label', { class: 'check' }, closed, ' Closed, filled'), field('Fill', fillColor)),
-        overlayList,
-        h('button', { type: 'button', class: 'secondary small', onclick: () => ((markers.length = 0), (path.length = 0), redrawMarkers(), redrawPath()) }, 'Clear all'),
-      ),
-      h('section', { class: 'card pane' }, h('h3', {}, 'Interactive map'), mapNotice.element, mapBox),
-      h('section', { class: 'card pane' }, h('h3', {}, 'Static image'), h('div', { class: 'image-box' }, image), imageStatus),
+      'aside',
+      { class: 'card controls' },
+      keySlot,
+      field('Map', mapSelect),
+      field('View', mode),
+      h('div', { class: 'row' }, field('Width', width), field('Height', height)),
+      h('div', { class: 'row' }, field('Format', format), h('label', { class: 'check' }, retina, ' @2x')),
+      h('h3', {}, 'Markers and path'),
+      field('Click on the map to', tool),
+      h('div', { class: 'row' }, field('Marker', markerColor), field('Stroke', stroke), field('Width', strokeWidth)),
+      h('div', { class: 'row' }, h('label', { class: 'check' }, closed, ' Closed, filled'), field('Fill', fillColor)),
+      overlayList,
+      h('button', { type: 'button', class: 'secondary small', onclick: () => ((markers.length = 0), (path.length = 0), redrawMarkers(), redrawPath()) }, 'Clear all'),
     ),
-    h('div', { class: 'card url-row' }, field('Static URL', urlBox), copyButton(() => urlBox.value, 'Copy URL'), openLink),
+    mapPane,
+    imagePane,
   );
+  const urlRow = h('div', { class: 'card url-row' }, field('Static URL', urlBox), copyButton(() => urlBox.value, 'Copy URL'), openLink);
+  main.append(h('h1', {}, 'Static maps'), message.element, builder, urlRow);
   resize();
   keyPicker((k) => void useKey(k))
     .then((picker) => alive && fill(keySlot, picker))

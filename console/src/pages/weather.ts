@@ -10,7 +10,7 @@ import { field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { basemapStyle, createMap } from '../map-view.js';
 import { keyframesAround, magnitude, windFrom } from '../weather-decode.js';
-import { legend, rampOf } from '../weather-ramps.js';
+import { legend, rampOf, thinLegendLabels } from '../weather-ramps.js';
 import { momentTiles, valueAt, type WeatherMoment } from '../weather-tiles.js';
 
 /** A catalog entry (`/weather/latest.json`), as the route's schema declares it. */
@@ -18,6 +18,10 @@ type CatalogEntry = ResponseOf<'/weather/latest.json'>['variables'][number];
 
 /** The time slider moves in steps of this many minutes. */
 const stepMinutes = 5;
+
+/** Playing shows a run in about this many frames, this many milliseconds apart (12 s a loop). */
+const playFrames = 60;
+const frameMs = 200;
 
 /** Two decimals, without the "-0.00" of a tiny negative. */
 const degrees = (value: number) => (Math.abs(value) < 0.005 ? 0 : value).toFixed(2);
@@ -36,7 +40,29 @@ export function renderWeather(main: HTMLElement): () => void {
   const message = messageLine();
   const keySlot = h('div');
   const variable = h('select', { name: 'variable', onchange: () => chooseVariable() });
-  const slider = h('input', { type: 'range', name: 'time', min: 0, max: 0, step: stepMinutes, value: 0, oninput: () => showMoment() });
+  const slider = h('input', { type: 'range', name: 'time', min: 0, max: 0, step: stepMinutes, value: 0, oninput: () => (stop(), showMoment()) });
+  const play = h('button', { type: 'button', class: 'secondary small', name: 'play', onclick: () => (playing ? stop() : start()) }, 'Play');
+  let playing: ReturnType<typeof setInterval> | null = null;
+
+  /** Plays the run in about `playFrames` steps of the slider, a frame every `frameMs`, from the start again at the end. */
+  function start(): void {
+    if (!entry || slider.disabled) return;
+    const max = Number(slider.max);
+    const step = Math.max(stepMinutes, Math.round(max / playFrames / stepMinutes) * stepMinutes);
+    if (Number(slider.value) >= max) slider.value = '0';
+    play.textContent = 'Pause';
+    playing = setInterval(() => {
+      const value = Number(slider.value);
+      slider.value = String(value >= max ? 0 : Math.min(max, value + step));
+      showMoment();
+    }, frameMs);
+  }
+
+  function stop(): void {
+    if (playing !== null) clearInterval(playing);
+    playing = null;
+    play.textContent = 'Play';
+  }
   const timeLabel = h('div', { class: 'time-label', id: 'weather-time' });
   const between = h('small', { class: 'hint' });
   const opacity = h('input', { type: 'range', name: 'opacity', min: 0, max: 1, step: 0.05, value: 0.8, oninput: () => map?.getLayer('weather') && map.setPaintProperty('weather', 'raster-opacity', Number(opacity.value)) });
@@ -78,16 +104,30 @@ export function renderWeather(main: HTMLElement): () => void {
     if (!entry) return;
     const v = entry.metadata.weather_variable;
     const span = (Date.parse(entry.keyframes[entry.keyframes.length - 1]!.timestamp) - startOf(entry)) / 60_000;
+    stop();
     slider.max = String(Math.ceil(span / stepMinutes) * stepMinutes);
     slider.value = '0';
-    slider.disabled = span === 0;
+    slider.disabled = play.disabled = span === 0;
     fill(
       details,
       `${entry.keyframes.length} keyframe${entry.keyframes.length === 1 ? '' : 's'} · run of ${utc(Date.parse(v.release_timestamp))} · ${v.attribution} · encoded ${v.decoding.min}..${v.decoding.max} ${v.unit}`,
     );
-    fill(legendSlot, legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${v.unit} (speed)` : v.unit));
+    const shownLegend = legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${v.unit} (speed)` : v.unit);
+    fill(legendSlot, shownLegend);
+    thinLegendLabels(shownLegend);
     readout.textContent = 'Move the cursor over the map';
-    if (map?.loaded()) showMoment();
+    showArea(entry);
+    // `loaded()` is false while the new view's tiles load: the style is what the layer needs.
+    if (map?.isStyleLoaded()) showMoment();
+  }
+
+  /** Frames the variable's grid: a regional run (the southern Africa sample) fills the map rather than a corner of the world. */
+  function showArea(e: CatalogEntry): void {
+    if (!map) return;
+    const [west, south, north] = [e.metadata.bounds[0], Math.max(-85, e.metadata.bounds[1]), Math.min(85, e.metadata.bounds[3])];
+    const east = e.metadata.bounds[2] < west ? e.metadata.bounds[2] + 360 : e.metadata.bounds[2];
+    if (east - west >= 350) map.jumpTo({ center: [0, 0], zoom: 0 });
+    else map.fitBounds([[west, south], [east, north]], { padding: 20, duration: 0 });
   }
 
   let reading = 0;
@@ -104,9 +144,12 @@ export function renderWeather(main: HTMLElement): () => void {
     readout.dataset.value = values ? String(magnitude(values)) : '';
   }
 
-  async function useKey(chosenKey: ApiKey): Promise<void> {
+  async function useKey(chosenKey: ApiKey | null): Promise<void> {
     key = chosenKey;
     message.clear();
+    // A key refused here would leave an empty map: the picker says why instead.
+    mapPane.hidden = key === null;
+    if (!key) return;
     try {
       entries = (await gated<ResponseOf<'/weather/latest.json'>>('/weather/latest.json', key.token)).variables;
     } catch (error) {
@@ -115,7 +158,9 @@ export function renderWeather(main: HTMLElement): () => void {
     }
     if (!alive) return;
     if (entries.length === 0) message.notice('The weather catalog is empty: ingest or fetch a forecast (meridian weather ingest / fetch).');
-    const keep = entry?.metadata.weather_variable.variable_id;
+    // First the variable with the most keyframes: a run the slider can play says more than one moment.
+    const longest = entries.reduce<CatalogEntry | undefined>((best, e) => (!best || e.keyframes.length > best.keyframes.length ? e : best), undefined);
+    const keep = (entry ?? longest)?.metadata.weather_variable.variable_id;
     fill(variable, ...entries.map((e) => h('option', { value: e.metadata.weather_variable.variable_id, selected: e.metadata.weather_variable.variable_id === keep }, `${e.metadata.weather_variable.name} (${e.metadata.weather_variable.variable_id})`)));
     // A basemap under the weather when the server has one; the weather alone otherwise.
     const style = await basemapStyle(key.token);
@@ -132,6 +177,7 @@ export function renderWeather(main: HTMLElement): () => void {
     current.on('mouseout', () => (readout.textContent = 'Move the cursor over the map'));
   }
 
+  const mapPane = h('section', { class: 'card pane' }, h('div', { class: 'map-wrap' }, mapBox, readout));
   main.append(
     h('h1', {}, 'Weather'),
     message.element,
@@ -144,13 +190,13 @@ export function renderWeather(main: HTMLElement): () => void {
         keySlot,
         field('Variable', variable),
         details,
-        field('Time', slider),
+        h('div', { class: 'row time-row' }, field('Time', slider), play),
         timeLabel,
         between,
         field('Opacity', opacity),
         legendSlot,
       ),
-      h('section', { class: 'card pane' }, h('div', { class: 'map-wrap' }, mapBox, readout)),
+      mapPane,
     ),
   );
   keyPicker((k) => void useKey(k))
@@ -159,6 +205,7 @@ export function renderWeather(main: HTMLElement): () => void {
 
   return () => {
     alive = false;
+    stop();
     map?.remove();
   };
 }

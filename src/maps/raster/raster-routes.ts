@@ -83,7 +83,7 @@ export const key = { type: 'string', description: 'API key token' } as const;
 export const language = { type: 'string', description: LANGUAGE_DESCRIPTION } as const;
 
 export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOptions): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   const { registry, tiles, maxAgeSeconds } = options;
 
   for (const size of [512, 256] as const) {

@@ -56,7 +56,7 @@ const imageResponse = {
 };
 
 export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   const { registry, tiles, maxAgeSeconds } = options;
 
   app.get<{ Params: { mapId: string }; Querystring: { key: string; language?: string } }>(

@@ -48,7 +48,7 @@ export function parseFontstack(fontstack: string): string[] {
 }
 
 export async function fontRoutes(app: FastifyInstance, options: FontRouteOptions): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   const cache = new Lru<string, Promise<Uint8Array>>(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
   app.metrics.watchCache('glyphs', () => ({ entries: cache.size }));
 

@@ -41,7 +41,7 @@ export function parseSpriteFile(name: string): { id: string; ratio: 1 | 2; forma
 }
 
 export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOptions): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   const limits = options.limits ?? defaultSpriteLimits;
   const cache = new Lru<string, SpriteFiles>(CACHED_SPRITES);
   app.metrics.watchCache('sprites', () => ({ entries: cache.size }));

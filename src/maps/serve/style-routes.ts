@@ -50,7 +50,7 @@ export function sourceOf(map: LoadedMap, id: string): MapSource {
 }
 
 export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptions): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   const { registry, maxAgeSeconds } = options;
   const notFound = (what: string) => ({ 404: { $ref: 'ErrorBody#', description: what } });
 

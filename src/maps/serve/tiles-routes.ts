@@ -56,7 +56,7 @@ function withinBounds(bounds: readonly [number, number, number, number], z: numb
 }
 
 export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions): Promise<void> {
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   const { registry, maxAgeSeconds } = options;
   const failed = new Set<string>();
   const log: Log = app.log;

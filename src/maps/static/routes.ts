@@ -42,7 +42,7 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
   app.addHook('onRequest', async (request) => {
     if (Buffer.byteLength(request.raw.url ?? '') > MAX_URI_BYTES) throw new ApiError(URI_TOO_LONG, 'uri-too-long');
   });
-  app.addHook('onRequest', options.gate.hook);
+  app.addHook('onRequest', options.gate.hookFor('maps'));
   for (const id of options.registry.ids()) {
     const { warnings } = compileStyle(options.registry.get(id)!.style);
     if (warnings.length > 0) app.log.warn({ map: id, unsupported: warnings }, 'map uses style properties that Meridian does not draw');
