@@ -95,7 +95,7 @@ const CASES: Case[] = [
   { query: 'finland', first: 3067, name: /TM35FIN\(E,N\)$/ },
   { query: 'poland', first: 2180, name: /^ETRS89 \/ PL-1992$/ },
   { query: 'belgium', first: 31370, name: /^BD72 \/ Belgian Lambert 72$/ },
-  { query: 'portugal', first: 3763, name: /PT-TM06$/ },
+  { query: 'portugal', first: 3763, name: /Portugal TM06$/ },
   { query: 'ireland', first: 2157, name: /Irish Transverse Mercator$/ },
   { query: 'denmark', first: 25832, name: /^ETRS89 \/ UTM zone 32N$/ },
   { query: 'korea', first: 5179, name: /^KGD2002 \/ Unified CS$/ },
