@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { projInfo } from './coordinates/proj.js';
+import { loadDefaults } from './coordinates/derived-cache.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
@@ -199,7 +200,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(pingRoute, { gate });
   const coordinates = new CoordinatesPool(config.coordinates);
   metrics.watchWorkerPool('coordinates', () => coordinates.load());
-  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates });
+  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates, defaults: loadDefaults(config.dataDir, publicApp.log) });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const pool = new RenderPool(config, metrics);

@@ -118,6 +118,14 @@ export const commands: CommandHelp[] = [
     options: [],
     examples: ['meridian maps build-sprite icons/ data/maps/sprites/icons'],
   },
+  {
+    name: 'coordinates build-cache',
+    synopsis: ['coordinates build-cache'],
+    description:
+      'compute the default transformation of every EPSG CRS into <data>/coordinates/derived-cache.json, which the server loads at start-up (minutes; nothing to do when it is current for the registry, engine and grids)',
+    options: [],
+    examples: ['meridian coordinates build-cache'],
+  },
   { name: 'migrate', synopsis: ['migrate'], description: 'apply database migrations and exit', options: [], examples: ['DATABASE_URL=postgres://… meridian migrate'] },
   {
     name: 'help',

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
+import type { DefaultTransformations } from './derived-cache.js';
 import { loadRegistry, type Registry } from './registry.js';
-import { SearchCache, searchWith, type Deriver } from './search.js';
+import { prepareRanking, SearchCache, searchWith, type Deriver } from './search.js';
 import { maxTuples, parseCoordinates, parseOperations, PlanCache, transformPoints } from './transform.js';
 
 const xyzSchema = {
@@ -101,11 +102,16 @@ export function sharedRegistry(): Registry {
 
 /**
  * Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. Search finds its page on the
- * serving thread and has `deriver` (the coordinates pool) compute what PROJ alone knows of it.
+ * serving thread and has `deriver` (the coordinates pool) compute what PROJ alone knows of it and
+ * `defaults` (computed at setup) does not hold.
  */
-export async function coordinatesRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: Registry; deriver: Deriver }): Promise<void> {
+export async function coordinatesRoutes(
+  app: FastifyInstance,
+  options: { gate: KeyGate; registry: Registry; deriver: Deriver; defaults?: DefaultTransformations },
+): Promise<void> {
   const plans = new PlanCache();
-  const cache = new SearchCache();
+  const cache = new SearchCache(options.defaults);
+  prepareRanking(options.registry);
   const version = epsgVersion();
   app.addHook('onRequest', options.gate.hook);
   app.addHook('onSend', async (_request, reply) => {

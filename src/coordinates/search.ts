@@ -43,12 +43,14 @@
  * - `TransformationItem.usable`: PROJ can instantiate it and has every grid it needs. `grids[].path`
  *   is the grid's file name (as PROJ names it), not where this server keeps it.
  * PROJ-derived data (default transformation, exports, transformation details) is computed on first
- * use and kept in bounded LRU caches (`SearchCache`). A server has PROJ compute it on its coordinates
+ * use and kept in bounded LRU caches (`SearchCache`); default transformations computed at setup
+ * (derived-cache.ts) are taken from there instead. A server has PROJ compute it on its coordinates
  * pool (`searchWith`), never on the serving thread: finding a page, and a page whose data is cached,
  * need no PROJ. `search` computes in-line.
  */
 
-import { derive, type CrsWork, type Derived, type DeriveTask } from './derive.js';
+import { derive, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from './derive.js';
+import type { DefaultTransformations } from './derived-cache.js';
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
 import type { OperationInfo } from './proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
@@ -148,9 +150,11 @@ interface CrsDetails {
 
 /**
  * The PROJ-derived data of search results, kept once computed (bounded): a page found again needs
- * no PROJ. A server has one; `search` one per registry.
+ * no PROJ. A server has one, given the default transformations computed at setup
+ * (derived-cache.ts) when it has them; `search` one per registry.
  */
 export class SearchCache {
+  constructor(readonly defaults: DefaultTransformations = new Map()) {}
   readonly crs = new Lru<number, CrsDetails>(CACHE_SIZE);
   /** Transformation descriptions; null: PROJ cannot build it. */
   readonly operations = new Lru<number, OperationInfo | null>(CACHE_SIZE);
@@ -235,6 +239,11 @@ function stateOf(registry: Registry): State {
   state.staticOrder.set(order);
   states.set(registry, state);
   return state;
+}
+
+/** Builds the ranking tables of a registry now, at start-up, rather than in the first search. */
+export function prepareRanking(registry: Registry): void {
+  stateOf(registry);
 }
 
 // ---- matching ------------------------------------------------------------------------------------
@@ -516,6 +525,8 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
     if (!isCrsKind(entry.kind) || page.details.has(entry.code)) continue;
     const details = cache.crs.get(entry.code) ?? cache.crs.set(entry.code, { bound: new Map() });
     page.details.set(entry.code, details);
+    const preset = cache.defaults.get(entry.code);
+    if (details.defaultTransformation === undefined && preset !== undefined) setDefault(registry, details, entry.code, preset);
     const bound: number[] = [];
     if (options.transformations && !details.transformations) {
       for (const code of transformationCodes(registry, entry)) {
@@ -536,21 +547,22 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
   return page;
 }
 
+/** A CRS's default transformation and accuracy: that of the transformation, 0 on WGS 84's own datum, else unknown. */
+function setDefault(registry: Registry, details: CrsDetails, code: number, best: DefaultTransformation | null): void {
+  const datum = registry.crs.get(code)?.datum ?? null;
+  details.defaultTransformation = best?.code ?? null;
+  details.accuracy = best ? best.accuracy : datum !== null && datum === registry.crs.get(WGS84)?.datum ? 0 : null;
+}
+
 /** Keeps what PROJ computed for the page, in the page and in the cache. */
 function keep(registry: Registry, cache: SearchCache, page: Page, derived: Derived): void {
   for (const [code, info] of derived.operations) {
     cache.operations.set(code, info);
     page.operations.set(code, info);
   }
-  const wgs84Datum = registry.crs.get(WGS84)?.datum;
   for (const facts of derived.crs) {
     const details = page.details.get(facts.code)!;
-    if (facts.defaultTransformation !== undefined) {
-      const best = facts.defaultTransformation;
-      const datum = registry.crs.get(facts.code)?.datum ?? null;
-      details.defaultTransformation = best?.code ?? null;
-      details.accuracy = best ? best.accuracy : datum !== null && datum === wgs84Datum ? 0 : null;
-    }
+    if (facts.defaultTransformation !== undefined) setDefault(registry, details, facts.code, facts.defaultTransformation);
     if (facts.exports) details.exports = facts.exports;
     for (const [operation, exports] of facts.bound) details.bound.set(operation, exports);
   }
