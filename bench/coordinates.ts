@@ -94,14 +94,19 @@ const queries = [
   'mexico', 'india', 'south africa', 'korea', 'israel', 'pulkovo 1942 gauss-kruger', 'ed50 utm', 'amersfoort', 'nad27 ohio',
 ];
 
-/** The setup cache of default transformations (`meridian coordinates build-cache`, run by scripts/prepare-data.sh). */
-const cacheFile = derivedCachePath(process.env.MERIDIAN_DATA_DIR ?? 'data');
+/** The setup caches (`meridian coordinates build-cache`, run by scripts/prepare-data.sh). */
+const dataDir = process.env.MERIDIAN_DATA_DIR ?? 'data';
+const cacheFile = derivedCachePath(dataDir);
 const startupScript = fileURLToPath(new URL('./coordinates-startup.js', import.meta.url));
 
-/** A fresh process starting what the coordinates area needs (engine, index, ranking tables, cache): medians of 5. */
+/** A fresh process starting what the coordinates area needs (engine, index, ranking tables, defaults): medians of 5, index from its cache and from proj.db. */
 function startup() {
-  const runs = Array.from({ length: 5 }, () => JSON.parse(execFileSync(process.execPath, [startupScript, cacheFile], { encoding: 'utf8' })) as Record<string, number>);
-  return Object.fromEntries(Object.keys(runs[0]!).map((field) => [field, median(runs.map((run) => run[field]!))]));
+  return ['', '--build'].map((mode) => {
+    const runs = Array.from({ length: 5 }, () =>
+      JSON.parse(execFileSync(process.execPath, [startupScript, dataDir, ...(mode ? [mode] : [])], { encoding: 'utf8' })) as Record<string, number | string>,
+    );
+    return Object.fromEntries(Object.keys(runs[0]!).map((field) => [field, field === 'index' ? runs[0]![field] : median(runs.map((run) => run[field] as number))]));
+  });
 }
 
 async function searchLatency() {
@@ -202,7 +207,7 @@ async function main() {
   console.table([searchFigures]);
   const startFigures = startup();
   console.log('Coordinates start-up in a fresh process (median of 5; ms from the process start)');
-  console.table([startFigures]);
+  console.table(startFigures);
 
   const transform = [];
   for (const { label, source, target } of cases) {

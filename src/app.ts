@@ -200,7 +200,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(pingRoute, { gate });
   const coordinates = new CoordinatesPool(config.coordinates);
   metrics.watchWorkerPool('coordinates', () => coordinates.load());
-  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry(), deriver: coordinates, defaults: loadDefaults(config.dataDir, publicApp.log) });
+  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry({ dataDir: config.dataDir, log: publicApp.log }), deriver: coordinates, defaults: loadDefaults(config.dataDir, publicApp.log) });
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const pool = new RenderPool(config, metrics);

@@ -1,14 +1,15 @@
 /**
- * `meridian coordinates build-cache`: computes the default transformation of every EPSG CRS on the
- * coordinates pool (its threads, each with its own PROJ engine) and writes the cache file the server
- * loads at start-up (derived-cache.ts). Does nothing when the file is current for this registry,
- * engine and grid set. Takes minutes: it is PROJ's operation search for each of the registry's
+ * `meridian coordinates build-cache`: saves the registry index (index-cache.ts) and computes the
+ * default transformation of every EPSG CRS on the coordinates pool (its threads, each with its own
+ * PROJ engine) into the cache file the server loads at start-up (derived-cache.ts). Leaves each
+ * file alone when it is current for this registry, engine and grid set. Takes minutes: it is PROJ's operation search for each of the registry's
  * CRSs.
  */
 
 import type { Progress } from '../platform/progress.js';
 import type { CoordinatesConfig } from './config.js';
 import { computeDefaults, currentKey, derivedCachePath, readDerivedCache, writeDerivedCache } from './derived-cache.js';
+import { indexCachePath, readIndexCache, writeIndexCache } from './index-cache.js';
 import { CoordinatesPool } from './pool.js';
 import { loadRegistry } from './registry.js';
 
@@ -24,6 +25,8 @@ export interface BuildCacheReport {
   withDefault: number;
   /** False when the file was current already. */
   built: boolean;
+  /** The saved registry index (index-cache.ts); false when it was current already. */
+  indexBuilt: boolean;
   seconds: number;
 }
 
@@ -31,12 +34,21 @@ export async function buildCoordinatesCache(dataDir: string, config: Coordinates
   const started = performance.now();
   const file = derivedCachePath(dataDir);
   const key = currentKey();
+  const indexFile = indexCachePath(dataDir);
+  const savedIndex = readIndexCache(indexFile);
+  const indexBuilt = 'problem' in savedIndex;
+  const registry = 'registry' in savedIndex ? savedIndex.registry : loadRegistry();
+  if ('problem' in savedIndex) {
+    writeIndexCache(indexFile, registry);
+    progress.note(`Saved the registry index in ${indexFile} (${savedIndex.problem} before)`);
+  }
   const report = (crs: number, withDefault: number, built: boolean): BuildCacheReport => ({
     file,
     epsg: key.epsg,
     crs,
     withDefault,
     built,
+    indexBuilt,
     seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
   });
   const current = readDerivedCache(file, key);
@@ -45,7 +57,7 @@ export async function buildCoordinatesCache(dataDir: string, config: Coordinates
     return report(current.defaults.size, [...current.defaults.values()].filter(Boolean).length, false);
   }
   progress.note(`Building ${file}: ${current.problem}`);
-  const codes = [...loadRegistry().crs.keys()];
+  const codes = [...registry.crs.keys()];
   const pool = new CoordinatesPool({ ...config, queue: config.workers, timeoutMs: CHUNK_BUDGET_MS });
   try {
     const defaults = await computeDefaults(codes, (task) => pool.derive(task), config.workers, progress);

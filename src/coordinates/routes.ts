@@ -3,6 +3,7 @@ import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
 import type { DefaultTransformations } from './derived-cache.js';
+import { loadIndex } from './index-cache.js';
 import { loadRegistry, type Registry } from './registry.js';
 import { prepareRanking, SearchCache, searchWith, type Deriver } from './search.js';
 import { maxTuples, parseCoordinates, parseOperations, PlanCache, transformPoints } from './transform.js';
@@ -94,9 +95,12 @@ export function epsgVersion(): string {
 
 let registry: Registry | undefined;
 
-/** The registry index, built once per thread at the first server start (it takes a moment). */
-export function sharedRegistry(): Registry {
-  registry ??= loadRegistry();
+/**
+ * The registry index, once per thread: at the first server start, read from the data directory's
+ * cache when it is current (index-cache.ts), else built from proj.db (it takes a moment).
+ */
+export function sharedRegistry(from?: { dataDir: string; log: Parameters<typeof loadIndex>[1] }): Registry {
+  registry ??= from ? loadIndex(from.dataDir, from.log) : loadRegistry();
   return registry;
 }
 

@@ -135,6 +135,7 @@ export const POPULAR_CRS: readonly number[] = [
 const WGS84 = 4326;
 const CACHE_SIZE = 2000;
 const NOT_POPULAR = 127;
+const TYPO_CACHE_SIZE = 256;
 
 /** PROJ-derived data of a CRS, filled in as it is computed. */
 interface CrsDetails {
@@ -183,6 +184,8 @@ interface State {
   relevance: Uint16Array;
   /** Lowest score among the required terms, for the match class. */
   weakest: Uint8Array;
+  /** Typo readings of the terms looked up lately: finding them scans every word of the index. */
+  typos: Lru<string, Reading[]>;
 }
 
 const states = new WeakMap<Registry, State>();
@@ -207,6 +210,7 @@ function stateOf(registry: Registry): State {
     generation: 0,
     relevance: new Uint16Array(n),
     weakest: new Uint8Array(n),
+    typos: new Lru(TYPO_CACHE_SIZE),
   };
   // A datum or an ellipsoid is as popular as the most popular CRS built on it (WGS 84's datum ensemble).
   const datumRank = new Map<number, number>();
@@ -332,7 +336,8 @@ function termOf(registry: Registry, term: string, optional: boolean): Term {
   });
   const cost = (list: Reading[]) => list.reduce((sum, reading) => sum + postingStart[reading.hi]! - postingStart[reading.lo]!, 0);
   if (cost(readings) > 0 || optional) return { readings, cost: cost(readings), optional };
-  const typos = typoReadings(words, term);
+  const state = stateOf(registry);
+  const typos = state.typos.get(term) ?? state.typos.set(term, typoReadings(words, term));
   return { readings: typos, cost: cost(typos), optional };
 }
 

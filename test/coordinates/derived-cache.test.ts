@@ -3,7 +3,8 @@
  * pool, written and read back, they give search results equal to those computed on demand, with no
  * PROJ work left for a search; a file for another registry, engine or grid set, or a damaged one,
  * is refused with the reason; the server loads the file at start-up (or says why not) and answers
- * cold searches from it; `meridian coordinates build-cache` leaves a current file alone.
+ * cold searches from it; `meridian coordinates build-cache` leaves a current file alone and saves
+ * the registry index beside it.
  */
 
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../../src/config.js';
 import { computeDefaults, currentKey, derivedCachePath, readDerivedCache, writeDerivedCache, type DefaultTransformations } from '../../src/coordinates/derived-cache.js';
 import type { DeriveTask } from '../../src/coordinates/derive.js';
+import { indexCachePath, readIndexCache } from '../../src/coordinates/index-cache.js';
 import { CoordinatesPool } from '../../src/coordinates/pool.js';
 import { loadRegistry } from '../../src/coordinates/registry.js';
 import { inlineDeriver, search, SearchCache, searchWith, type Deriver } from '../../src/coordinates/search.js';
@@ -138,7 +140,7 @@ test('the server loads the cache at start-up and answers cold searches from it; 
   }
 });
 
-test('meridian coordinates build-cache leaves a current cache alone', { timeout: 60_000 }, () => {
+test('meridian coordinates build-cache leaves a current cache alone and saves the registry index', { timeout: 60_000 }, () => {
   const dataDir = tempDir();
   writeDerivedCache(derivedCachePath(dataDir), new Map([[2056, { code: 1676, accuracy: 1 }]]));
   // A build would take minutes: the bound only turns that mistake into a failure instead of a wait.
@@ -147,4 +149,7 @@ test('meridian coordinates build-cache leaves a current cache alone', { timeout:
   assert.match(run.stderr, /is current \(EPSG v\d+\.\d+/);
   const report = JSON.parse(run.stdout);
   assert.deepEqual([report.built, report.crs, report.withDefault], [false, 1, 1]);
+  // The registry index was not saved yet: it is now.
+  assert.equal(report.indexBuilt, true);
+  assert.ok('registry' in readIndexCache(indexCachePath(dataDir)));
 });
