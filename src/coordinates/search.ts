@@ -184,8 +184,10 @@ interface State {
   relevance: Uint16Array;
   /** Lowest score among the required terms, for the match class. */
   weakest: Uint8Array;
-  /** Typo readings of the terms looked up lately: finding them scans every word of the index. */
+  /** Typo readings of the terms looked up lately: finding them scans many words of the index. */
   typos: Lru<string, Reading[]>;
+  /** Word ids by their second letter: with the ranges of a first letter, the words a typo may be of. */
+  bySecondLetter: Map<string, number[]>;
 }
 
 const states = new WeakMap<Registry, State>();
@@ -211,7 +213,13 @@ function stateOf(registry: Registry): State {
     relevance: new Uint16Array(n),
     weakest: new Uint8Array(n),
     typos: new Lru(TYPO_CACHE_SIZE),
+    bySecondLetter: new Map(),
   };
+  registry.text.words.forEach((word, id) => {
+    const list = state.bySecondLetter.get(word.charAt(1));
+    if (list) list.push(id);
+    else state.bySecondLetter.set(word.charAt(1), [id]);
+  });
   // A datum or an ellipsoid is as popular as the most popular CRS built on it (WGS 84's datum ensemble).
   const datumRank = new Map<number, number>();
   const ellipsoidRank = new Map<number, number>();
@@ -314,11 +322,22 @@ function prefixRange(words: readonly string[], prefix: string): [number, number]
   return [lo, end];
 }
 
-/** The words one edit away from `term` (or from their start), as ranges of consecutive ids. */
-function typoReadings(words: readonly string[], term: string): Reading[] {
+/**
+ * The words one edit away from `term` (or from their start). One edit leaves the first or the second
+ * letter of the term first or second in the word (spelling.ts), so only words starting with one of
+ * them (ranges of ids) or having one second are checked.
+ */
+function typoReadings(state: State, words: readonly string[], term: string): Reading[] {
   const readings: Reading[] = [];
   if (term.length < MIN_TYPO_LENGTH || /^[0-9]+$/.test(term)) return readings;
-  for (let w = 0; w < words.length; w++) {
+  const letters = new Set([term.charAt(0), term.charAt(1)]);
+  const candidates = new Set<number>();
+  for (const letter of letters) {
+    const [lo, hi] = prefixRange(words, letter);
+    for (let w = lo; w < hi; w++) candidates.add(w);
+    for (const w of state.bySecondLetter.get(letter) ?? []) candidates.add(w);
+  }
+  for (const w of candidates) {
     const word = words[w]!;
     if (!typoOf(term, word)) continue;
     // A typo of the whole word is an exact match of it; one of its start, a prefix match.
@@ -337,7 +356,7 @@ function termOf(registry: Registry, term: string, optional: boolean): Term {
   const cost = (list: Reading[]) => list.reduce((sum, reading) => sum + postingStart[reading.hi]! - postingStart[reading.lo]!, 0);
   if (cost(readings) > 0 || optional) return { readings, cost: cost(readings), optional };
   const state = stateOf(registry);
-  const typos = state.typos.get(term) ?? state.typos.set(term, typoReadings(words, term));
+  const typos = state.typos.get(term) ?? state.typos.set(term, typoReadings(state, words, term));
   return { readings: typos, cost: cost(typos), optional };
 }
 
