@@ -331,17 +331,18 @@ function typoReadings(state: State, words: readonly string[], term: string): Rea
   const readings: Reading[] = [];
   if (term.length < MIN_TYPO_LENGTH || /^[0-9]+$/.test(term)) return readings;
   const letters = new Set([term.charAt(0), term.charAt(1)]);
-  const candidates = new Set<number>();
+  const check = (w: number) => {
+    const word = words[w]!;
+    // A typo of the whole word is an exact match of it; one of its start, a prefix match.
+    if (typoOf(term, word)) readings.push({ lo: w, hi: w + 1, exactLength: withinOneEdit(term, word) ? word.length : -1, penalty: TYPO_PENALTY });
+  };
   for (const letter of letters) {
     const [lo, hi] = prefixRange(words, letter);
-    for (let w = lo; w < hi; w++) candidates.add(w);
-    for (const w of state.bySecondLetter.get(letter) ?? []) candidates.add(w);
+    for (let w = lo; w < hi; w++) check(w);
   }
-  for (const w of candidates) {
-    const word = words[w]!;
-    if (!typoOf(term, word)) continue;
-    // A typo of the whole word is an exact match of it; one of its start, a prefix match.
-    readings.push({ lo: w, hi: w + 1, exactLength: withinOneEdit(term, word) ? word.length : -1, penalty: TYPO_PENALTY });
+  // A word has one second letter: it is in one of these lists at most, and skipped when a range above had it.
+  for (const letter of letters) {
+    for (const w of state.bySecondLetter.get(letter) ?? []) if (!letters.has(words[w]!.charAt(0))) check(w);
   }
   return readings;
 }

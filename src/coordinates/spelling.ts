@@ -38,7 +38,10 @@ export const withinOneEdit = (a: string, b: string): boolean => oneEditFromStart
 /** Whether `term` is one edit away from `word` or from one of its starts. */
 export function typoOf(term: string, word: string): boolean {
   // One edit leaves one of the first two letters where it was or moves it by one: a cheap rejection of most words.
-  const [t0, t1, w0, w1] = [term.charCodeAt(0), term.charCodeAt(1), word.charCodeAt(0), word.charCodeAt(1)];
+  const t0 = term.charCodeAt(0);
+  const t1 = term.charCodeAt(1);
+  const w0 = word.charCodeAt(0);
+  const w1 = word.charCodeAt(1);
   if (w0 !== t0 && w0 !== t1 && w1 !== t0 && w1 !== t1) return false;
   for (let length = term.length - 1; length <= term.length + 1 && length <= word.length; length++) {
     if (oneEditFromStart(term, word, length)) return true;
