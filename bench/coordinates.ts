@@ -1,5 +1,6 @@
 /**
- * `npm run bench:coordinates`: registry search over a query mix, and transforming 50 points,
+ * `npm run bench:coordinates`: registry search over a query mix (cold without and with the setup
+ * cache of default transformations, then warm), the coordinates start-up, and transforming 50 points,
  * in-process and through HTTP, against PROJ's own `cs2cs` doing the same points in the same run.
  *
  * Search is compared with the straightforward alternative, a `LIKE` scan of proj.db's CRS names
@@ -15,10 +16,12 @@
  * (proj.db in the page cache, a PROJ context that earlier sections used).
  */
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { crsInfo, queryRegistry } from '../src/coordinates/proj.js';
 import { loadRegistry } from '../src/coordinates/registry.js';
 import { coordinatesRoutes, coordinatesSchemas, sharedRegistry } from '../src/coordinates/routes.js';
-import { inlineDeriver, search } from '../src/coordinates/search.js';
+import { derivedCachePath, readDerivedCache } from '../src/coordinates/derived-cache.js';
+import { inlineDeriver, prepareRanking, search, SearchCache, searchWith } from '../src/coordinates/search.js';
 import { parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
 import { healthRoutes } from '../src/platform/health.js';
 import { createHttpApp, type SharedSchema } from '../src/platform/server.js';
@@ -86,14 +89,47 @@ const queries = [
   'wgs 84', 'swit', 'United Kingdom', 'mercator deprecated:1', 'code:4326', 'finland deprecated:* kind:*', 'utm zone 32',
   'etrs89', 'lambert', 'nad83 texas', 'pulkovo', 'kind:DATUM', 'kind:ELLIPSOID bessel', 'japan', 'gda2020', 'rd new',
   'lv95', 'web mercator', 'kind:COORDOP-COPTRAN ch1903', 'brazil sirgas', 'new zealand', '3857', 'trans:1676', 'ostn',
+  'swiss grid', 'germany', 'dhdn', 'nzgd49', 'ntf paris lambert', 'state plane new york', 'navd88', 'polar stereographic',
+  'québec lambert', 'mercatr', 'switzerlnd', 'utm 33n', 'itrf2014', 'nad83 csrs', 'sweref', 'cgcs2000', 'kind:CRS-COMPOUNDCRS rd',
+  'mexico', 'india', 'south africa', 'korea', 'israel', 'pulkovo 1942 gauss-kruger', 'ed50 utm', 'amersfoort', 'nad27 ohio',
 ];
 
-function searchLatency() {
+/** The setup caches (`meridian coordinates build-cache`, run by scripts/prepare-data.sh). */
+const dataDir = process.env.MERIDIAN_DATA_DIR ?? 'data';
+const cacheFile = derivedCachePath(dataDir);
+const startupScript = fileURLToPath(new URL('./coordinates-startup.js', import.meta.url));
+
+/** A fresh process starting what the coordinates area needs (engine, index, ranking tables, defaults): medians of 5, index from its cache and from proj.db. */
+function startup() {
+  return ['', '--build'].map((mode) => {
+    const runs = Array.from({ length: 5 }, () =>
+      JSON.parse(execFileSync(process.execPath, [startupScript, dataDir, ...(mode ? [mode] : [])], { encoding: 'utf8' })) as Record<string, number | string>,
+    );
+    return Object.fromEntries(Object.keys(runs[0]!).map((field) => [field, field === 'index' ? runs[0]![field] : median(runs.map((run) => run[field] as number))]));
+  });
+}
+
+async function searchLatency() {
+  const cached = readDerivedCache(cacheFile);
+  if ('problem' in cached) throw new Error(`${cacheFile}: ${cached.problem}; run \`meridian coordinates build-cache\` first`);
   const start = performance.now();
   const registry = loadRegistry();
   const loadMs = performance.now() - start;
-  const run = (query: string) => search(registry, { query, limit: 10, offset: 0, transformations: false, exports: false });
+  prepareRanking(registry);
+  const options = (query: string) => ({ query, limit: 10, offset: 0, transformations: false, exports: false });
+  const run = (query: string) => search(registry, options(query));
+  // Cold without the cache: every CRS of a page new, PROJ's operation search in-line.
   const cold = queries.map((query) => timeMs(() => run(query)));
+  // Cold with the cache: a registry whose search computed nothing yet, given the setup file's defaults.
+  const fresh = loadRegistry();
+  prepareRanking(fresh);
+  const cache = new SearchCache(cached.defaults);
+  const coldCached: number[] = [];
+  for (const query of queries) {
+    const started = performance.now();
+    await searchWith(fresh, cache, inlineDeriver, options(query));
+    coldCached.push(performance.now() - started);
+  }
   for (let i = 0; i < 20; i++) queries.forEach(run);
   const warm = queries.flatMap((query) => Array.from({ length: 50 }, () => timeMs(() => run(query))));
   const like = (query: string) => {
@@ -105,6 +141,9 @@ function searchLatency() {
   return {
     indexLoadMs: Number(loadMs.toFixed(0)),
     coldP50Ms: Number(percentile(cold, 50).toFixed(3)),
+    coldP95Ms: Number(percentile(cold, 95).toFixed(3)),
+    coldCachedP50Ms: Number(percentile(coldCached, 50).toFixed(3)),
+    coldCachedP95Ms: Number(percentile(coldCached, 95).toFixed(3)),
     warmP50Ms: Number(percentile(warm, 50).toFixed(4)),
     warmP95Ms: Number(percentile(warm, 95).toFixed(4)),
     likeScanP50Ms: Number(percentile(scan, 50).toFixed(3)),
@@ -163,9 +202,12 @@ async function servingDuringColdSearches() {
 }
 
 async function main() {
-  const searchFigures = searchLatency();
-  console.log(`Search over ${queries.length} queries, in-process (cold: first call, computes PROJ fields)`);
+  const searchFigures = await searchLatency();
+  console.log(`Search over ${queries.length} queries, in-process (cold: first call, PROJ fields computed in-line; cold cached: first call with the setup cache)`);
   console.table([searchFigures]);
+  const startFigures = startup();
+  console.log('Coordinates start-up in a fresh process (median of 5; ms from the process start)');
+  console.table(startFigures);
 
   const transform = [];
   for (const { label, source, target } of cases) {
@@ -208,7 +250,7 @@ async function main() {
   const serving = await servingDuringColdSearches();
   console.log('/health every 10 ms while one client pages through 40 cold search pages (pool: what a server does; serving thread: before the pool)');
   console.table(serving);
-  saveResults('coordinates', { search: searchFigures, transform, http, serving });
+  saveResults('coordinates', { search: searchFigures, startup: startFigures, transform, http, serving });
 }
 
 await main();

@@ -22,6 +22,7 @@ import { ArchiveError } from '../tools/osm/added-archive.js';
 import { MapsUsageError } from '../tools/osm/publish.js';
 import { ExtractError } from '../tools/osm/extract.js';
 import { progressOn } from '../platform/progress.js';
+import { buildCoordinatesCache } from '../coordinates/build-cache.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 
@@ -213,6 +214,10 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       print(await buildWorld(path.resolve(values.out ?? MapRegistry.folderOf(config)), { progress: progressOn(process.stderr) }));
+      return 0;
+    }
+    if (command === 'coordinates') {
+      print(await buildCoordinatesCache(config.dataDir, config.coordinates, progressOn(process.stderr)));
       return 0;
     }
     if (command === 'migrate') {

@@ -132,6 +132,14 @@ export const commands: CommandHelp[] = [
     options: [],
     examples: ['meridian maps build-sprite icons/ data/maps/sprites/icons'],
   },
+  {
+    name: 'coordinates build-cache',
+    synopsis: ['coordinates build-cache'],
+    description:
+      'save the registry index and compute the default transformation of every EPSG CRS under <data>/coordinates/, which the server loads at start-up (minutes; each file is left alone when it is current for the registry, engine and grids)',
+    options: [],
+    examples: ['meridian coordinates build-cache'],
+  },
   { name: 'migrate', synopsis: ['migrate'], description: 'apply database migrations and exit', options: [], examples: ['DATABASE_URL=postgres://… meridian migrate'] },
   {
     name: 'help',

@@ -12,6 +12,9 @@
  * - Point motion operations are transformations whose method is a "Point motion..." method.
  * - Area and bbox are those of the object's first usage, in PROJ's order (large-scale scopes first),
  *   so they agree with what PROJ reports; `area_code:` matches any of its usages.
+ * - A projected CRS is also found by the name of its conversion, which is often the name users know
+ *   it by (`Swiss Oblique Mercator 1995`, `SPCS83 New York East zone`, `Universal Polar
+ *   Stereographic North`): those words count as alias words.
  */
 
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
@@ -50,6 +53,10 @@ export interface RegistryEntry {
   targetCrs: number | null;
   /** Codes of the areas of all usages. */
   areaCodes: readonly number[];
+  /** Projected CRSs: the name of their conversion (`UTM zone 33N`), searched as an alias; otherwise null. */
+  conversion: string | null;
+  /** Vertical CRSs whose axis points down (depths), and compound CRSs with such a vertical part. */
+  depth: boolean;
 }
 
 /** Where a word of an entry occurs; a posting carries the union of these bits. */
@@ -60,9 +67,20 @@ export const FIELD = {
   /** One of the first words of the area description: the area is about that place. */
   AREA_LEAD: 8,
   CODE: 16,
+  /**
+   * A place of an area described as a short list of places ("Europe between 6°E and 12°E: Austria;
+   * Denmark; Germany; ..."): the area is about each of them, less than about its lead.
+   */
+  AREA_LISTED: 32,
 } as const;
 
+/** Bits a posting's field takes. */
+export const FIELD_BITS = 6;
+const FIELD_SPAN = 1 << FIELD_BITS;
+
 const AREA_LEAD_WORDS = 3;
+/** An area that lists at most this many places is about each of them; a longer list merely covers them. */
+const SHORT_LIST = 8;
 
 /**
  * Words → entries, both ways. Words are sorted, so the words a prefix matches are a range of ids;
@@ -133,6 +151,8 @@ const draft = (table: string, code: number, kind: Kind, name: string, deprecated
   ellipsoid: null,
   method: null,
   targetCrs: null,
+  conversion: null,
+  depth: false,
 });
 
 const rows = (sql: string): Row[] => queryRegistry(sql);
@@ -193,8 +213,15 @@ function loadUnits(drafts: Draft[]): Units {
   return units;
 }
 
-/** Coordinate systems and their axes; returns the unit of each CS's first axis. */
-function loadCoordinateSystems(drafts: Draft[], units: Units): Map<number, string | null> {
+interface CoordinateSystems {
+  /** Unit of each CS's first axis. */
+  unit: Map<number, string | null>;
+  /** Vertical CSs whose axis points down. */
+  down: Set<number>;
+}
+
+/** Coordinate systems and their axes. */
+function loadCoordinateSystems(drafts: Draft[], units: Units): CoordinateSystems {
   const axes = new Map<number, { name: string; abbrev: string; orientation: string; unit: number | null }[]>();
   for (const [code, name, abbrev, orientation, cs, , unit] of rows(
     `SELECT code, name, abbrev, orientation, coordinate_system_code, coordinate_system_order, uom_code FROM axis
@@ -208,11 +235,13 @@ function loadCoordinateSystems(drafts: Draft[], units: Units): Map<number, strin
     drafts.push(entry);
   }
   const csUnit = new Map<number, string | null>();
+  const down = new Set<number>();
   for (const [code, type, dimension] of rows(`SELECT code, type, dimension FROM coordinate_system WHERE auth_name = 'EPSG'`)) {
     const kind = CS_KIND[text(type)];
     const own = axes.get(Number(code)) ?? [];
     const first = own[0]?.unit ?? null;
     csUnit.set(Number(code), first === null ? null : (units.name.get(first) ?? null));
+    if (text(type) === 'vertical' && own[0]?.orientation === 'down') down.add(Number(code));
     if (!kind) continue;
     const typeName = text(type).charAt(0).toUpperCase() + text(type).slice(1);
     const uom = [...new Set(own.map((axis) => (axis.unit === null ? '' : (units.short.get(axis.unit) ?? units.name.get(axis.unit) ?? ''))))];
@@ -224,7 +253,7 @@ function loadCoordinateSystems(drafts: Draft[], units: Units): Map<number, strin
     entry.unit = csUnit.get(Number(code)) ?? null;
     drafts.push(entry);
   }
-  return csUnit;
+  return { unit: csUnit, down };
 }
 
 /** Datums, ellipsoids and prime meridians; returns each geodetic datum's ellipsoid. */
@@ -267,7 +296,8 @@ function loadDatums(drafts: Draft[], units: Units): Map<number, number> {
 }
 
 /** CRSs of all kinds; compound CRSs take base, datum, ellipsoid and unit from their horizontal part. */
-function loadCrss(drafts: Draft[], csUnit: Map<number, string | null>, ellipsoidOf: Map<number, number>): Map<number, Draft> {
+function loadCrss(drafts: Draft[], systems: CoordinateSystems, ellipsoidOf: Map<number, number>): Map<number, Draft> {
+  const csUnit = systems.unit;
   const crs = new Map<number, Draft>();
   const add = (entry: Draft) => {
     crs.set(entry.code, entry);
@@ -285,8 +315,8 @@ function loadCrss(drafts: Draft[], csUnit: Map<number, string | null>, ellipsoid
     entry.ellipsoid = entry.datum === null ? null : (ellipsoidOf.get(entry.datum) ?? null);
     add(entry);
   }
-  for (const [code, name, deprecated, cs, base, method] of rows(
-    `SELECT p.code, p.name, p.deprecated, p.coordinate_system_code, p.geodetic_crs_code, c.method_code
+  for (const [code, name, deprecated, cs, base, method, conversion] of rows(
+    `SELECT p.code, p.name, p.deprecated, p.coordinate_system_code, p.geodetic_crs_code, c.method_code, c.name
      FROM projected_crs p LEFT JOIN conversion_table c ON c.auth_name = p.conversion_auth_name AND c.code = p.conversion_code
      WHERE p.auth_name = 'EPSG'`,
   )) {
@@ -297,6 +327,7 @@ function loadCrss(drafts: Draft[], csUnit: Map<number, string | null>, ellipsoid
     entry.datum = geodetic?.datum ?? null;
     entry.ellipsoid = geodetic?.ellipsoid ?? null;
     entry.method = num(method);
+    entry.conversion = conversion === null ? null : text(conversion);
     add(entry);
   }
   // Vertical and engineering CRSs read alike; older proj.db layouts have no engineering table.
@@ -308,14 +339,16 @@ function loadCrss(drafts: Draft[], csUnit: Map<number, string | null>, ellipsoid
       const entry = draft(table, Number(code), kind, text(name), deprecated === 1);
       entry.unit = csUnit.get(Number(cs)) ?? null;
       entry.datum = num(datum);
+      entry.depth = systems.down.has(Number(cs));
       add(entry);
     }
   }
-  for (const [code, name, deprecated, horizontal] of rows(
-    `SELECT code, name, deprecated, horiz_crs_code FROM compound_crs WHERE auth_name = 'EPSG' AND horiz_crs_auth_name = 'EPSG'`,
+  for (const [code, name, deprecated, horizontal, vertical] of rows(
+    `SELECT code, name, deprecated, horiz_crs_code, vertical_crs_code FROM compound_crs WHERE auth_name = 'EPSG' AND horiz_crs_auth_name = 'EPSG'`,
   )) {
     const entry = draft('compound_crs', Number(code), 'CRS-COMPOUNDCRS', text(name), deprecated === 1);
     const part = crs.get(Number(horizontal));
+    entry.depth = crs.get(Number(vertical))?.depth ?? false;
     entry.unit = part?.unit ?? null;
     entry.baseCrs = part?.baseCrs ?? null;
     entry.datum = part?.datum ?? null;
@@ -445,12 +478,25 @@ function fieldWords(value: string, field: number, pairs: boolean, lead = 0): [st
   return words;
 }
 
+/**
+ * The places of an area described as a short list: after the colon of "Europe between 6°E and 12°E:
+ * Austria; Denmark - onshore and offshore; ..." (or the whole description), items separated by `;`
+ * or `.`, each up to its " - " qualifier. None when the list is longer than SHORT_LIST.
+ */
+function listedPlaces(description: string): string[] {
+  const list = description.slice(description.indexOf(':') + 1);
+  const items = list.split(/[;.](?:\s|$)/u).filter((item) => item.trim().length > 0);
+  if (items.length > SHORT_LIST) return [];
+  // A place only the sea of which is in the area ("Spain - offshore") is not what the area is about.
+  return items.filter((item) => !/ - .*offshore/.test(item) || / - .*onshore/.test(item)).map((item) => item.split(' - ')[0]!.trim());
+}
+
 function buildTextIndex(entries: readonly RegistryEntry[], extentOf: readonly (Extent | null)[]): TextIndex {
   const words: string[] = [];
   const idOf = new Map<string, number>();
   const lastEntry: number[] = [];
   const fieldOf: number[] = [];
-  // Per entry, its distinct words as `word id * 32 + field bits` (ids in order of appearance for now).
+  // Per entry, its distinct words as `word id * FIELD_SPAN + field bits` (ids in order of appearance for now).
   const postings: number[] = [];
   const entryStart = new Uint32Array(entries.length + 1);
   const areaWords = new Map<Extent, number[]>();
@@ -480,20 +526,23 @@ function buildTextIndex(entries: readonly RegistryEntry[], extentOf: readonly (E
     entryStart[e] = postings.length;
     addText(entry.name, FIELD.NAME);
     for (const alias of entry.aliases) addText(alias, FIELD.ALIAS);
+    if (entry.conversion !== null) addText(entry.conversion, FIELD.ALIAS);
     const extent = extentOf[e];
     if (extent) {
       // Areas are shared by many entries: their words are looked up once. Flat pairs of id, bits.
       let area = areaWords.get(extent);
       if (!area) {
-        area = [...fieldWords(extent.description, FIELD.AREA, false, AREA_LEAD_WORDS), ...fieldWords(extent.name, FIELD.AREA, false)].flatMap(
-          ([word, bits]) => [idFor(word), bits],
-        );
+        area = [
+          ...fieldWords(extent.description, FIELD.AREA, false, AREA_LEAD_WORDS),
+          ...listedPlaces(extent.description).flatMap((place) => fieldWords(place, FIELD.AREA | FIELD.AREA_LISTED, false)),
+          ...fieldWords(extent.name, FIELD.AREA, false),
+        ].flatMap(([word, bits]) => [idFor(word), bits]);
         areaWords.set(extent, area);
       }
       for (let i = 0; i < area.length; i += 2) add(area[i]!, area[i + 1]!);
     }
     add(idFor(String(entry.code)), FIELD.CODE);
-    for (let i = entryStart[e]!; i < postings.length; i++) postings[i] = postings[i]! * 32 + fieldOf[postings[i]!]!;
+    for (let i = entryStart[e]!; i < postings.length; i++) postings[i] = postings[i]! * FIELD_SPAN + fieldOf[postings[i]!]!;
   }
   entryStart[entries.length] = postings.length;
 
@@ -501,15 +550,15 @@ function buildTextIndex(entries: readonly RegistryEntry[], extentOf: readonly (E
   const sorted = [...words].sort();
   const rank = new Uint32Array(words.length);
   sorted.forEach((word, position) => (rank[idOf.get(word)!] = position));
-  const packed = Uint32Array.from(postings, (posting) => rank[posting >>> 5]! * 32 + (posting & 31));
+  const packed = Uint32Array.from(postings, (posting) => rank[Math.floor(posting / FIELD_SPAN)]! * FIELD_SPAN + (posting % FIELD_SPAN));
   const postingCount = new Uint32Array(words.length + 1);
   for (let i = 0; i < entries.length; i++) packed.subarray(entryStart[i]!, entryStart[i + 1]!).sort();
   const entryWord = new Uint32Array(packed.length);
   const entryField = new Uint8Array(packed.length);
   packed.forEach((posting, i) => {
-    entryWord[i] = posting >>> 5;
-    entryField[i] = posting & 31;
-    postingCount[(posting >>> 5) + 1]!++;
+    entryWord[i] = Math.floor(posting / FIELD_SPAN);
+    entryField[i] = posting % FIELD_SPAN;
+    postingCount[entryWord[i]! + 1]!++;
   });
   const postingStart = new Uint32Array(words.length + 1);
   for (let w = 0; w < words.length; w++) postingStart[w + 1] = postingStart[w]! + postingCount[w + 1]!;
@@ -539,9 +588,9 @@ function groupBy(entries: readonly RegistryEntry[], keys: (entry: RegistryEntry)
 export function loadRegistry(): Registry {
   const drafts: Draft[] = [];
   const units = loadUnits(drafts);
-  const csUnit = loadCoordinateSystems(drafts, units);
+  const systems = loadCoordinateSystems(drafts, units);
   const ellipsoidOf = loadDatums(drafts, units);
-  const crsDrafts = loadCrss(drafts, csUnit, ellipsoidOf);
+  const crsDrafts = loadCrss(drafts, systems, ellipsoidOf);
   const toWgs84 = loadOperations(drafts, crsDrafts);
   const extents = loadExtents(drafts);
   const usages = loadUsages();
@@ -570,6 +619,8 @@ export function loadRegistry(): Registry {
       method: found.method,
       targetCrs: found.targetCrs,
       areaCodes,
+      conversion: found.conversion,
+      depth: found.depth,
     };
   });
 

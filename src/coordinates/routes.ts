@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
+import type { DefaultTransformations } from './derived-cache.js';
+import { loadIndex } from './index-cache.js';
 import { loadRegistry, type Registry } from './registry.js';
-import { SearchCache, searchWith, type Deriver } from './search.js';
+import { prepareRanking, SearchCache, searchWith, type Deriver } from './search.js';
 import { maxTuples, parseCoordinates, parseOperations, PlanCache, transformPoints } from './transform.js';
 
 const xyzSchema = {
@@ -93,19 +95,27 @@ export function epsgVersion(): string {
 
 let registry: Registry | undefined;
 
-/** The registry index, built once per thread at the first server start (it takes a moment). */
-export function sharedRegistry(): Registry {
-  registry ??= loadRegistry();
+/**
+ * The registry index, once per thread: at the first server start, read from the data directory's
+ * cache when it is current (index-cache.ts), else built from proj.db (it takes a moment).
+ */
+export function sharedRegistry(from?: { dataDir: string; log: Parameters<typeof loadIndex>[1] }): Registry {
+  registry ??= from ? loadIndex(from.dataDir, from.log) : loadRegistry();
   return registry;
 }
 
 /**
  * Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. Search finds its page on the
- * serving thread and has `deriver` (the coordinates pool) compute what PROJ alone knows of it.
+ * serving thread and has `deriver` (the coordinates pool) compute what PROJ alone knows of it and
+ * `defaults` (computed at setup) does not hold.
  */
-export async function coordinatesRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: Registry; deriver: Deriver }): Promise<void> {
+export async function coordinatesRoutes(
+  app: FastifyInstance,
+  options: { gate: KeyGate; registry: Registry; deriver: Deriver; defaults?: DefaultTransformations },
+): Promise<void> {
   const plans = new PlanCache();
-  const cache = new SearchCache();
+  const cache = new SearchCache(options.defaults);
+  prepareRanking(options.registry);
   const version = epsgVersion();
   app.addHook('onRequest', options.gate.hookFor('coordinates'));
   app.addHook('onSend', async (_request, reply) => {

@@ -1,16 +1,26 @@
 /**
  * Coordinate search (`GET /coordinates/search/{query}.json`) over the registry index.
  *
- * Matching: every free-text term must match (see query.ts); filters narrow the kinds, the deprecation
- * state and the related objects. Ranking, best first:
+ * Matching: every free-text term must match (see query.ts), read as the user meant it (synonyms.ts,
+ * spelling.ts): a nickname is replaced by EPSG's words (`google` → `pseudo mercator`, `state plane`
+ * → `spcs`); a place word also matches the place (`swiss` → `switzerland`); a noise word (`epsg`,
+ * `grid`, ...) adds relevance without excluding; a term no word has matches the words one edit away.
+ * Filters narrow the kinds, the deprecation state and the related objects. Ranking, best first:
  *   1. entries whose code equals a free-text term (`4326`), or the `code:` filter;
- *   2. popular CRSs (`POPULAR_CRS`): by text relevance, then by their place in that list;
- *   3. everything else: by text relevance, then shorter names (a name that is mostly the query);
- *   ties by code, then kind. Without free text, popular CRSs come first, then all by code.
- * Text relevance sums, over the terms, the best place each matches: the code (10), a word of the
- * name (8 exact, 6 prefix), of an alias (5, 4), of the area (3, 2; one more when the word opens
- * the area description: "United Kingdom (UK) - ..." is about the UK, "Europe - ...; United
- * Kingdom; ..." merely includes it).
+ *   2. current entries before deprecated ones (with `deprecated:*`);
+ *   3. entries *about* every term (name, alias, code, the lead or a short list of places of the
+ *      area) before those whose area merely covers one;
+ *   4. popular entries: the CRSs of `POPULAR_CRS`, and the datums and ellipsoids of those CRSs;
+ *   5. text relevance;
+ *   6. depth CRSs after heights; shorter names (a name that is mostly the query; not among popular
+ *      entries); then the popularity rank (a popular CRS before its datum; for the rest, that of
+ *      their geodetic base CRS: NAD83's systems before NAD27's); ties by code, then kind.
+ * Without free text, popular entries come first, then all by code.
+ * Text relevance sums, over the terms, the best place each matches: the code (12), a word of the
+ * name (10 exact, 8 prefix), of an alias or a projected CRS's conversion name (7, 6), of the area
+ * (3, 2; two more when the word opens the area description, "United Kingdom (UK) - ...", one more
+ * when the area is a short list of places that has it, "Europe between 6°E and 12°E: Austria;
+ * Denmark; Germany; ..."; a long list merely covers the place); one less through a typo.
  *
  * Item fields (the spec's names) and the choices behind them:
  * - `bbox`: `[min_lon, min_lat, max_lon, max_lat]` in degrees. An area that crosses the antimeridian
@@ -33,16 +43,20 @@
  * - `TransformationItem.usable`: PROJ can instantiate it and has every grid it needs. `grids[].path`
  *   is the grid's file name (as PROJ names it), not where this server keeps it.
  * PROJ-derived data (default transformation, exports, transformation details) is computed on first
- * use and kept in bounded LRU caches (`SearchCache`). A server has PROJ compute it on its coordinates
+ * use and kept in bounded LRU caches (`SearchCache`); default transformations computed at setup
+ * (derived-cache.ts) are taken from there instead. A server has PROJ compute it on its coordinates
  * pool (`searchWith`), never on the serving thread: finding a page, and a page whose data is cached,
  * need no PROJ. `search` computes in-line.
  */
 
-import { derive, type CrsWork, type Derived, type DeriveTask } from './derive.js';
+import { derive, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from './derive.js';
+import type { DefaultTransformations } from './derived-cache.js';
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
 import type { OperationInfo } from './proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
-import { FIELD, type Bbox, type Registry, type RegistryEntry } from './registry.js';
+import { FIELD, FIELD_BITS, type Bbox, type Registry, type RegistryEntry } from './registry.js';
+import { MIN_TYPO_LENGTH, typoOf, withinOneEdit } from './spelling.js';
+import { NICKNAME_WORDS, NICKNAMES, NOISE_WORDS, PLACE_WORDS } from './synonyms.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 
@@ -106,19 +120,22 @@ export const MAX_LIMIT = 50;
 
 /**
  * CRSs ranked above the rest, most used first: the global and web defaults, the continental frames,
- * then the national grids and UTM zones that national mapping agencies publish in and that GIS
- * software offers as favourites. At most 63 (the rank takes 6 bits of the sort key).
+ * the UTM zones (WGS 84's, then ETRS89's), the national grids that mapping agencies publish in today
+ * (legacy grids they replaced, such as DHDN's Gauss-Krüger zones, are not here) and the polar
+ * systems of polar data. At most 127 (the rank takes 7 bits of the sort key).
  */
 export const POPULAR_CRS: readonly number[] = [
   4326, 3857, 4258, 4269, 4979, 4978, 3395, 3035, 3034, 4267, 5070, 4674, 4283, 7844, 4490, 6668,
-  25832, 25833, 25831, 25830, 32633, 32632, 32631, 32630, 32634, 32635, 32618, 26918,
-  27700, 2056, 2154, 31467, 31468, 28992, 5514, 3006, 3067, 2180, 31370, 3812, 21781, 2100, 3763,
+  32633, 32632, 32631, 32630, 32634, 32635, 32618, 25832, 25833, 25831, 25830, 26918,
+  27700, 2056, 2154, 28992, 5514, 3006, 3067, 2180, 31370, 3812, 21781, 2100, 3763, 2157,
   23700, 3059, 3346, 3301, 2193, 28355, 7855, 3577, 2263, 3978, 5179, 3414, 2326, 4230, 23030, 4277, 4171,
+  3413, 3031, 3995, 3976, 32661, 32761,
 ];
 
 const WGS84 = 4326;
 const CACHE_SIZE = 2000;
-const NOT_POPULAR = 63;
+const NOT_POPULAR = 127;
+const TYPO_CACHE_SIZE = 256;
 
 /** PROJ-derived data of a CRS, filled in as it is computed. */
 interface CrsDetails {
@@ -134,9 +151,11 @@ interface CrsDetails {
 
 /**
  * The PROJ-derived data of search results, kept once computed (bounded): a page found again needs
- * no PROJ. A server has one; `search` one per registry.
+ * no PROJ. A server has one, given the default transformations computed at setup
+ * (derived-cache.ts) when it has them; `search` one per registry.
  */
 export class SearchCache {
+  constructor(readonly defaults: DefaultTransformations = new Map()) {}
   readonly crs = new Lru<number, CrsDetails>(CACHE_SIZE);
   /** Transformation descriptions; null: PROJ cannot build it. */
   readonly operations = new Lru<number, OperationInfo | null>(CACHE_SIZE);
@@ -146,9 +165,16 @@ export class SearchCache {
 interface State {
   kind: Uint8Array;
   deprecated: Uint8Array;
+  /** Rank in POPULAR_CRS; datums and ellipsoids take the best rank of the CRSs on them. */
   popularity: Uint8Array;
+  /** 1 for such a borrowed rank: the CRS comes before its datum. */
+  borrowed: Uint8Array;
+  /** Tie-breaker among the rest: the rank of the CRS's geodetic base (NAD83 before NAD27). */
+  basePopularity: Uint8Array;
+  /** Depth CRSs, after their heights. */
+  variant: Uint8Array;
   nameLength: Uint8Array;
-  /** Entry ids in the order of a query without free text: popular CRSs, then by code. */
+  /** Entry ids in the order of a query without free text: popular entries, then by code. */
   staticOrder: Uint32Array;
   /** Sort keys end with the entry id, in a field this wide. */
   idSpan: number;
@@ -156,8 +182,12 @@ interface State {
   stamp: Uint32Array;
   generation: number;
   relevance: Uint16Array;
-  /** Lowest score among the terms, for the match class. */
+  /** Lowest score among the required terms, for the match class. */
   weakest: Uint8Array;
+  /** Typo readings of the terms looked up lately: finding them scans many words of the index. */
+  typos: Lru<string, Reading[]>;
+  /** Word ids by their second letter: with the ranges of a first letter, the words a typo may be of. */
+  bySecondLetter: Map<string, number[]>;
 }
 
 const states = new WeakMap<Registry, State>();
@@ -172,6 +202,9 @@ function stateOf(registry: Registry): State {
     kind: new Uint8Array(n),
     deprecated: new Uint8Array(n),
     popularity: new Uint8Array(n).fill(NOT_POPULAR),
+    borrowed: new Uint8Array(n),
+    basePopularity: new Uint8Array(n).fill(NOT_POPULAR),
+    variant: new Uint8Array(n),
     nameLength: new Uint8Array(n),
     staticOrder: new Uint32Array(n),
     idSpan: 2 ** Math.ceil(Math.log2(n + 1)),
@@ -179,31 +212,68 @@ function stateOf(registry: Registry): State {
     generation: 0,
     relevance: new Uint16Array(n),
     weakest: new Uint8Array(n),
+    typos: new Lru(TYPO_CACHE_SIZE),
+    bySecondLetter: new Map(),
   };
+  registry.text.words.forEach((word, id) => {
+    const list = state.bySecondLetter.get(word.charAt(1));
+    if (list) list.push(id);
+    else state.bySecondLetter.set(word.charAt(1), [id]);
+  });
+  // A datum or an ellipsoid is as popular as the most popular CRS built on it (WGS 84's datum ensemble).
+  const datumRank = new Map<number, number>();
+  const ellipsoidRank = new Map<number, number>();
+  const lower = (map: Map<number, number>, code: number | null, rank: number) => {
+    if (code !== null && rank < (map.get(code) ?? NOT_POPULAR)) map.set(code, rank);
+  };
+  for (const [code, rank] of popularRank) {
+    const crs = registry.crs.get(code);
+    lower(datumRank, crs?.datum ?? null, rank);
+    lower(ellipsoidRank, crs?.ellipsoid ?? null, rank);
+  }
   registry.entries.forEach((entry, id) => {
     state.kind[id] = kindIndex.get(entry.kind)!;
     state.deprecated[id] = entry.deprecated ? 1 : 0;
-    if (isCrsKind(entry.kind)) state.popularity[id] = popularRank.get(entry.code) ?? NOT_POPULAR;
+    const family = familyOf(entry.kind);
+    if (family === 'CRS') {
+      state.popularity[id] = popularRank.get(entry.code) ?? NOT_POPULAR;
+      if (entry.baseCrs !== null) state.basePopularity[id] = popularRank.get(entry.baseCrs) ?? NOT_POPULAR;
+    } else if (family === 'DATUM' || entry.kind === 'ELLIPSOID') {
+      state.popularity[id] = (family === 'DATUM' ? datumRank : ellipsoidRank).get(entry.code) ?? NOT_POPULAR;
+      state.borrowed[id] = 1;
+    }
+    state.variant[id] = entry.depth ? 1 : 0;
     state.nameLength[id] = Math.min(entry.name.length, 255);
   });
-  const order = Array.from({ length: n }, (_, id) => id).sort((a, b) => state.popularity[a]! - state.popularity[b]! || a - b);
+  const order = Array.from({ length: n }, (_, id) => id).sort(
+    (a, b) => state.popularity[a]! - state.popularity[b]! || state.borrowed[a]! - state.borrowed[b]! || a - b,
+  );
   state.staticOrder.set(order);
   states.set(registry, state);
   return state;
+}
+
+/** Builds the ranking tables of a registry now, at start-up, rather than in the first search. */
+export function prepareRanking(registry: Registry): void {
+  stateOf(registry);
 }
 
 // ---- matching ------------------------------------------------------------------------------------
 
 /** Score of a word match by where the word is, and whether the term is the whole word. */
 const WORD_SCORE = (() => {
-  const table = new Uint8Array(64);
-  for (let field = 0; field < 32; field++) {
+  const span = 1 << FIELD_BITS;
+  const table = new Uint8Array(span * 2);
+  for (let field = 0; field < span; field++) {
     for (const exact of [0, 1]) {
       let score = 0;
       if (field & FIELD.CODE && exact) score = 12;
       if (field & FIELD.NAME) score = Math.max(score, exact ? 10 : 8);
       if (field & FIELD.ALIAS) score = Math.max(score, exact ? 7 : 6);
-      if (field & FIELD.AREA) score = Math.max(score, (exact ? 3 : 2) + (field & FIELD.AREA_LEAD ? 2 : 0));
+      if (field & FIELD.AREA) {
+        const place = field & FIELD.AREA_LEAD ? 2 : field & FIELD.AREA_LISTED ? 1 : 0;
+        score = Math.max(score, (exact ? 3 : 2) + place);
+      }
       table[field * 2 + exact] = score;
     }
   }
@@ -213,48 +283,120 @@ const WORD_SCORE = (() => {
 /** Match class of a term's score: 0 the entry is about it, 1 its area merely covers it. */
 const matchClass = (score: number): number => (score >= 4 ? 0 : 1);
 
-interface TermRange {
-  term: string;
-  /** Word ids `[lo, hi)`: the words the term is a prefix of. */
+/** Score lost by a match through a typo: it ranks below the same match spelled right, in the same class. */
+const TYPO_PENALTY = 1;
+
+/** One way a term matches: the words `[lo, hi)`. */
+interface Reading {
   lo: number;
   hi: number;
-  /** Postings in the range: what generating candidates from this term costs. */
-  cost: number;
+  /** A word of this length is the whole term (an exact match); -1: never. */
+  exactLength: number;
+  penalty: number;
 }
 
-function termRange(registry: Registry, term: string): TermRange {
-  const { words, postingStart } = registry.text;
+interface Term {
+  readings: Reading[];
+  /** Postings in its ranges: what generating candidates from this term costs. */
+  cost: number;
+  /** A noise word: adds relevance, excludes nothing. */
+  optional: boolean;
+}
+
+/** Word ids `[lo, hi)` of the words `prefix` starts. */
+function prefixRange(words: readonly string[], prefix: string): [number, number] {
   let lo = 0;
   let hi = words.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (words[mid]! < term) lo = mid + 1;
+    if (words[mid]! < prefix) lo = mid + 1;
     else hi = mid;
   }
   let end = lo;
   hi = words.length;
   while (end < hi) {
     const mid = (end + hi) >>> 1;
-    if (words[mid]!.startsWith(term)) end = mid + 1;
+    if (words[mid]!.startsWith(prefix)) end = mid + 1;
     else hi = mid;
   }
-  return { term, lo, hi: end, cost: postingStart[end]! - postingStart[lo]! };
+  return [lo, end];
+}
+
+/**
+ * The words one edit away from `term` (or from their start). One edit leaves the first or the second
+ * letter of the term first or second in the word (spelling.ts), so only words starting with one of
+ * them (ranges of ids) or having one second are checked.
+ */
+function typoReadings(state: State, words: readonly string[], term: string): Reading[] {
+  const readings: Reading[] = [];
+  if (term.length < MIN_TYPO_LENGTH || /^[0-9]+$/.test(term)) return readings;
+  const letters = new Set([term.charAt(0), term.charAt(1)]);
+  const check = (w: number) => {
+    const word = words[w]!;
+    // A typo of the whole word is an exact match of it; one of its start, a prefix match.
+    if (typoOf(term, word)) readings.push({ lo: w, hi: w + 1, exactLength: withinOneEdit(term, word) ? word.length : -1, penalty: TYPO_PENALTY });
+  };
+  for (const letter of letters) {
+    const [lo, hi] = prefixRange(words, letter);
+    for (let w = lo; w < hi; w++) check(w);
+  }
+  // A word has one second letter: it is in one of these lists at most, and skipped when a range above had it.
+  for (const letter of letters) {
+    for (const w of state.bySecondLetter.get(letter) ?? []) if (!letters.has(words[w]!.charAt(0))) check(w);
+  }
+  return readings;
+}
+
+/** How a term is looked up: as typed, as the place it names, or, when nothing has it, through its typos. */
+function termOf(registry: Registry, term: string, optional: boolean): Term {
+  const { words, postingStart } = registry.text;
+  const readings: Reading[] = [term, ...(PLACE_WORDS.get(term) ?? [])].map((spelling) => {
+    const [lo, hi] = prefixRange(words, spelling);
+    return { lo, hi, exactLength: spelling.length, penalty: 0 };
+  });
+  const cost = (list: Reading[]) => list.reduce((sum, reading) => sum + postingStart[reading.hi]! - postingStart[reading.lo]!, 0);
+  if (cost(readings) > 0 || optional) return { readings, cost: cost(readings), optional };
+  const state = stateOf(registry);
+  const typos = state.typos.get(term) ?? state.typos.set(term, typoReadings(state, words, term));
+  return { readings: typos, cost: cost(typos), optional };
+}
+
+/** The terms of a query: nicknames replaced by EPSG's words, noise words optional (unless all are). */
+function termsOf(registry: Registry, typed: readonly string[]): Term[] {
+  const spelled: string[] = [];
+  for (let i = 0; i < typed.length; ) {
+    let length = Math.min(NICKNAME_WORDS, typed.length - i);
+    for (; length > 0; length--) {
+      const replacement = NICKNAMES.get(typed.slice(i, i + length).join(' '));
+      if (replacement) {
+        spelled.push(...replacement);
+        break;
+      }
+    }
+    if (length === 0) spelled.push(typed[i++]!);
+    else i += length;
+  }
+  const unique = [...new Set(spelled)];
+  const allNoise = unique.every((term) => NOISE_WORDS.has(term));
+  return unique.map((term) => termOf(registry, term, !allNoise && NOISE_WORDS.has(term)));
 }
 
 /** Best score of a term among an entry's words (0: no match). Its words are sorted by id. */
-function entryTermScore(registry: Registry, entry: number, range: TermRange): number {
+function entryTermScore(registry: Registry, entry: number, term: Term): number {
   const { entryStart, entryWord, entryField, words } = registry.text;
-  let lo = entryStart[entry]!;
-  let hi = entryStart[entry + 1]!;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (entryWord[mid]! < range.lo) lo = mid + 1;
-    else hi = mid;
-  }
   let best = 0;
-  for (let i = lo; i < entryStart[entry + 1]! && entryWord[i]! < range.hi; i++) {
-    const exact = words[entryWord[i]!]!.length === range.term.length ? 1 : 0;
-    best = Math.max(best, WORD_SCORE[entryField[i]! * 2 + exact]!);
+  for (const reading of term.readings) {
+    let lo = entryStart[entry]!;
+    let hi = entryStart[entry + 1]!;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (entryWord[mid]! < reading.lo) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < entryStart[entry + 1]! && entryWord[i]! < reading.hi; i++) {
+      const exact = words[entryWord[i]!]!.length === reading.exactLength ? 1 : 0;
+      best = Math.max(best, WORD_SCORE[entryField[i]! * 2 + exact]! - reading.penalty);
+    }
   }
   return best;
 }
@@ -301,12 +443,13 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
   const related = relatedFilters(registry, query);
   if (related.length === 0 && query.terms.length === 0) return state.staticOrder.filter(passes);
 
-  const ranges = query.terms.map((term) => termRange(registry, term)).sort((a, b) => a.cost - b.cost);
-  if (ranges.some((range) => range.cost === 0)) return new Uint32Array(0);
+  const terms = termsOf(registry, query.terms);
+  const required = terms.filter((term) => !term.optional).sort((a, b) => a.cost - b.cost);
+  if (required.some((term) => term.cost === 0)) return new Uint32Array(0);
 
   const generation = (state.generation = (state.generation + 1) >>> 0 || 1);
   let candidates: number[] = [];
-  let checked = ranges;
+  let checked = required;
   if (related.length > 0) {
     candidates = related.reduce(intersect).filter(passes);
     for (const id of candidates) {
@@ -314,40 +457,46 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
       state.weakest[id] = 255;
     }
   } else {
-    // The cheapest term generates candidates from its postings; the others are checked per candidate.
-    const [driver] = ranges as [TermRange];
-    checked = ranges.slice(1);
+    // The cheapest required term generates candidates from its postings; the others are checked per candidate.
+    const [driver] = required as [Term];
+    checked = required.slice(1);
     const { postingStart, postingEntry, postingField, words } = registry.text;
-    for (let word = driver.lo; word < driver.hi; word++) {
-      const exact = words[word]!.length === driver.term.length ? 1 : 0;
-      for (let p = postingStart[word]!; p < postingStart[word + 1]!; p++) {
-        const id = postingEntry[p]!;
-        const score = WORD_SCORE[postingField[p]! * 2 + exact]!;
-        if (score === 0 || !passes(id)) continue;
-        if (state.stamp[id] !== generation) {
-          state.stamp[id] = generation;
-          state.relevance[id] = score;
-          state.weakest[id] = score;
-          candidates.push(id);
-        } else if (score > state.relevance[id]!) {
-          state.relevance[id] = score;
-          state.weakest[id] = score;
+    for (const reading of driver.readings) {
+      for (let word = reading.lo; word < reading.hi; word++) {
+        const exact = words[word]!.length === reading.exactLength ? 1 : 0;
+        for (let p = postingStart[word]!; p < postingStart[word + 1]!; p++) {
+          const id = postingEntry[p]!;
+          const score = WORD_SCORE[postingField[p]! * 2 + exact]! - reading.penalty;
+          if (score <= 0 || !passes(id)) continue;
+          if (state.stamp[id] !== generation) {
+            state.stamp[id] = generation;
+            state.relevance[id] = score;
+            state.weakest[id] = score;
+            candidates.push(id);
+          } else if (score > state.relevance[id]!) {
+            state.relevance[id] = score;
+            state.weakest[id] = score;
+          }
         }
       }
     }
   }
-  for (const range of checked) {
+  for (const term of checked) {
     candidates = candidates.filter((id) => {
-      const score = entryTermScore(registry, id, range);
+      const score = entryTermScore(registry, id, term);
       state.relevance[id] = state.relevance[id]! + score;
       state.weakest[id] = Math.min(state.weakest[id]!, score);
       return score > 0;
     });
   }
+  for (const term of terms) {
+    if (!term.optional) continue;
+    for (const id of candidates) state.relevance[id] = state.relevance[id]! + entryTermScore(registry, id, term);
+  }
 
   const codes = new Set(query.terms.filter((term) => /^[0-9]+$/.test(term)).map(Number));
   if (query.code !== null) codes.add(query.code);
-  const withText = query.terms.length > 0 ? 1 : 0;
+  const withText = required.length > 0 ? 1 : 0;
   const keys = new Float64Array(candidates.length);
   candidates.forEach((id, i) => {
     const exact = codes.has(registry.entries[id]!.code) ? 0 : 1;
@@ -355,9 +504,10 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
     const popularity = state.popularity[id]!;
     const group = popularity === NOT_POPULAR ? 1 : 0;
     const relevance = 255 - Math.min(state.relevance[id]!, 255);
+    const order = group === 0 ? popularity * 2 + state.borrowed[id]! : state.basePopularity[id]! * 2;
     const nameLength = withText * group * state.nameLength[id]!;
-    const major = (exact * 2 + weakest) * 2 + group;
-    keys[i] = (((major * 256 + relevance) * 64 + popularity) * 256 + nameLength) * state.idSpan + id;
+    const major = ((exact * 2 + state.deprecated[id]!) * 2 + weakest) * 2 + group;
+    keys[i] = ((((major * 256 + relevance) * 2 + state.variant[id]!) * 256 + nameLength) * 256 + order) * state.idSpan + id;
   });
   keys.sort();
   return Uint32Array.from(keys, (key) => key % state.idSpan);
@@ -400,6 +550,8 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
     if (!isCrsKind(entry.kind) || page.details.has(entry.code)) continue;
     const details = cache.crs.get(entry.code) ?? cache.crs.set(entry.code, { bound: new Map() });
     page.details.set(entry.code, details);
+    const preset = cache.defaults.get(entry.code);
+    if (details.defaultTransformation === undefined && preset !== undefined) setDefault(registry, details, entry.code, preset);
     const bound: number[] = [];
     if (options.transformations && !details.transformations) {
       for (const code of transformationCodes(registry, entry)) {
@@ -420,21 +572,22 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
   return page;
 }
 
+/** A CRS's default transformation and accuracy: that of the transformation, 0 on WGS 84's own datum, else unknown. */
+function setDefault(registry: Registry, details: CrsDetails, code: number, best: DefaultTransformation | null): void {
+  const datum = registry.crs.get(code)?.datum ?? null;
+  details.defaultTransformation = best?.code ?? null;
+  details.accuracy = best ? best.accuracy : datum !== null && datum === registry.crs.get(WGS84)?.datum ? 0 : null;
+}
+
 /** Keeps what PROJ computed for the page, in the page and in the cache. */
 function keep(registry: Registry, cache: SearchCache, page: Page, derived: Derived): void {
   for (const [code, info] of derived.operations) {
     cache.operations.set(code, info);
     page.operations.set(code, info);
   }
-  const wgs84Datum = registry.crs.get(WGS84)?.datum;
   for (const facts of derived.crs) {
     const details = page.details.get(facts.code)!;
-    if (facts.defaultTransformation !== undefined) {
-      const best = facts.defaultTransformation;
-      const datum = registry.crs.get(facts.code)?.datum ?? null;
-      details.defaultTransformation = best?.code ?? null;
-      details.accuracy = best ? best.accuracy : datum !== null && datum === wgs84Datum ? 0 : null;
-    }
+    if (facts.defaultTransformation !== undefined) setDefault(registry, details, facts.code, facts.defaultTransformation);
     if (facts.exports) details.exports = facts.exports;
     for (const [operation, exports] of facts.bound) details.bound.set(operation, exports);
   }

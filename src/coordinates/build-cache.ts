@@ -1,0 +1,69 @@
+/**
+ * `meridian coordinates build-cache`: saves the registry index (index-cache.ts) and computes the
+ * default transformation of every EPSG CRS on the coordinates pool (its threads, each with its own
+ * PROJ engine) into the cache file the server loads at start-up (derived-cache.ts). Leaves each
+ * file alone when it is current for this registry, engine and grid set. Takes minutes: it is PROJ's operation search for each of the registry's
+ * CRSs.
+ */
+
+import type { Progress } from '../platform/progress.js';
+import type { CoordinatesConfig } from './config.js';
+import { computeDefaults, currentKey, derivedCachePath, readDerivedCache, writeDerivedCache } from './derived-cache.js';
+import { indexCachePath, readIndexCache, writeIndexCache } from './index-cache.js';
+import { CoordinatesPool } from './pool.js';
+import { loadRegistry } from './registry.js';
+
+/** PROJ time a chunk of CRSs may use before it is sent again from where it stopped. */
+const CHUNK_BUDGET_MS = 60_000;
+
+export interface BuildCacheReport {
+  file: string;
+  epsg: string;
+  /** CRSs in the file. */
+  crs: number;
+  /** CRSs with a default transformation. */
+  withDefault: number;
+  /** False when the file was current already. */
+  built: boolean;
+  /** The saved registry index (index-cache.ts); false when it was current already. */
+  indexBuilt: boolean;
+  seconds: number;
+}
+
+export async function buildCoordinatesCache(dataDir: string, config: CoordinatesConfig, progress: Progress): Promise<BuildCacheReport> {
+  const started = performance.now();
+  const file = derivedCachePath(dataDir);
+  const key = currentKey();
+  const indexFile = indexCachePath(dataDir);
+  const savedIndex = readIndexCache(indexFile);
+  const indexBuilt = 'problem' in savedIndex;
+  const registry = 'registry' in savedIndex ? savedIndex.registry : loadRegistry();
+  if ('problem' in savedIndex) {
+    writeIndexCache(indexFile, registry);
+    progress.note(`Saved the registry index in ${indexFile} (${savedIndex.problem} before)`);
+  }
+  const report = (crs: number, withDefault: number, built: boolean): BuildCacheReport => ({
+    file,
+    epsg: key.epsg,
+    crs,
+    withDefault,
+    built,
+    indexBuilt,
+    seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+  });
+  const current = readDerivedCache(file, key);
+  if ('defaults' in current) {
+    progress.note(`${file} is current (EPSG ${key.epsg}, ${key.engine})`);
+    return report(current.defaults.size, [...current.defaults.values()].filter(Boolean).length, false);
+  }
+  progress.note(`Building ${file}: ${current.problem}`);
+  const codes = [...registry.crs.keys()];
+  const pool = new CoordinatesPool({ ...config, queue: config.workers, timeoutMs: CHUNK_BUDGET_MS });
+  try {
+    const defaults = await computeDefaults(codes, (task) => pool.derive(task), config.workers, progress);
+    writeDerivedCache(file, defaults, key);
+    return report(defaults.size, [...defaults.values()].filter(Boolean).length, true);
+  } finally {
+    await pool.close();
+  }
+}

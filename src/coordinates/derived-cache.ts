@@ -1,0 +1,145 @@
+/**
+ * The default transformation (and its accuracy) of every EPSG CRS, computed once at setup
+ * (`meridian coordinates build-cache`, run by scripts/prepare-data.sh) into a file under the data
+ * directory, so that a search whose CRSs no one has asked for yet needs no PROJ operation search
+ * (from under a millisecond to half a second a CRS in WebAssembly).
+ *
+ * The file is keyed by what its answers depend on: the EPSG version of proj.db, the engine
+ * (npm package version and PROJ version), the file format, and the names of the grids PROJ can
+ * open here (a default transformation is the best candidate that runs here: installing a grid can
+ * change it). The server loads it at start-up; a file that is missing, unreadable, malformed or
+ * keyed otherwise is ignored with one log line, and the fields are then computed on first use on
+ * the coordinates pool, as without a cache (choice: the server never rebuilds the file itself; a
+ * full build is minutes of PROJ work that belongs to setup, not to a serving instance).
+ *
+ * Exports and transformation details (`exports=true`, `transformations=true`) are not in the
+ * file: they are larger than the rest of the index together and are computed on first use.
+ */
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Progress } from '../platform/progress.js';
+import type { DefaultTransformation, Derived, DeriveTask } from './derive.js';
+import { projInfo } from './proj.js';
+import { ENGINE } from './proj-data.js';
+import { sources } from './proj-wasm.js';
+
+const FORMAT = 1;
+
+export interface DerivedCacheKey {
+  format: number;
+  epsg: string;
+  engine: string;
+  proj: string;
+  /** SHA-256 of the sorted names of the grid files PROJ can open. */
+  grids: string;
+}
+
+/** Default transformations by CRS code (null: the CRS has none). */
+export type DefaultTransformations = ReadonlyMap<number, DefaultTransformation | null>;
+
+/** What a cache file holds; `defaults` rows are `[crs, transformation, accuracy]`, or `[crs]` when there is none. */
+interface CacheFile {
+  key: DerivedCacheKey;
+  defaults: ([number] | [number, number, number | null])[];
+}
+
+/** Where the file is: under the data directory, one per installation. */
+export const derivedCachePath = (dataDir: string): string => path.join(dataDir, 'coordinates', 'derived-cache.json');
+
+/** The key of the registry, engine and grids this process uses. */
+export function currentKey(): DerivedCacheKey {
+  const grids = createHash('sha256').update([...sources.files.keys()].sort().join('\n')).digest('hex');
+  return { format: FORMAT, epsg: projInfo().epsgVersion ?? 'unknown', engine: `${ENGINE.package}@${ENGINE.version}`, proj: ENGINE.proj, grids };
+}
+
+const sameKey = (a: DerivedCacheKey, b: DerivedCacheKey) =>
+  a.format === b.format && a.epsg === b.epsg && a.engine === b.engine && a.proj === b.proj && a.grids === b.grids;
+
+const isCode = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+
+/** The cache's defaults, or why the file cannot be used. */
+export function readDerivedCache(file: string, key: DerivedCacheKey = currentKey()): { defaults: DefaultTransformations } | { problem: string } {
+  let parsed: CacheFile;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: code === 'ENOENT' ? 'no cache file' : `unreadable (${(error as Error).message})` };
+  }
+  const found = parsed?.key;
+  if (typeof found !== 'object' || found === null) return { problem: 'malformed (no key)' };
+  if (!sameKey(found, key)) {
+    return { problem: `built for EPSG ${found.epsg} with ${found.engine} (PROJ ${found.proj}), format ${found.format}, another grid set or not: this is EPSG ${key.epsg} with ${key.engine}` };
+  }
+  if (!Array.isArray(parsed.defaults)) return { problem: 'malformed (no defaults)' };
+  const defaults = new Map<number, DefaultTransformation | null>();
+  for (const row of parsed.defaults) {
+    const valid =
+      Array.isArray(row) &&
+      isCode(row[0]) &&
+      (row.length === 1 || (row.length === 3 && isCode(row[1]) && (row[2] === null || (typeof row[2] === 'number' && row[2] >= 0))));
+    if (!valid) return { problem: `malformed row ${JSON.stringify(row)}` };
+    defaults.set(row[0], row.length === 1 ? null : { code: row[1]!, accuracy: row[2]! });
+  }
+  return { defaults };
+}
+
+interface Log {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+}
+
+/** The cache of this installation for the server: its defaults, or none (logged) when it cannot be used. */
+export function loadDefaults(dataDir: string, log: Log): DefaultTransformations {
+  const file = derivedCachePath(dataDir);
+  const started = performance.now();
+  const read = readDerivedCache(file);
+  if ('problem' in read) {
+    log.warn({ file, problem: read.problem }, 'coordinates cache not used: default transformations are computed on first use; `meridian coordinates build-cache` builds it');
+    return new Map();
+  }
+  log.info({ file, crs: read.defaults.size, ms: Math.round(performance.now() - started) }, 'coordinates cache loaded');
+  return read.defaults;
+}
+
+/** Writes the cache file atomically (a reader sees the old file or the new one). */
+export function writeDerivedCache(file: string, defaults: DefaultTransformations, key: DerivedCacheKey = currentKey()): void {
+  const rows = [...defaults].sort(([a], [b]) => a - b).map(([code, best]) => (best ? [code, best.code, best.accuracy] : [code]));
+  mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, `{"key":${JSON.stringify(key)},"defaults":[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]}\n`);
+  renameSync(partial, file);
+}
+
+/** CRSs a task asks for at a time: a few seconds of PROJ, so progress moves and a stuck CRS costs little. */
+const CHUNK = 20;
+
+/**
+ * Computes the default transformation of every CRS of `codes` with `derive` (the coordinates
+ * pool: one chunk per thread at a time), reporting progress. A chunk that runs out of time is sent
+ * again from where it stopped.
+ */
+export async function computeDefaults(
+  codes: readonly number[],
+  derive: (task: DeriveTask) => Promise<Derived>,
+  parallel: number,
+  progress: Progress,
+): Promise<Map<number, DefaultTransformation | null>> {
+  const defaults = new Map<number, DefaultTransformation | null>();
+  const queue = [...codes];
+  progress.phase('Default transformations of the EPSG CRSs', codes.length);
+  const worker = async () => {
+    while (queue.length > 0) {
+      const chunk = queue.splice(0, CHUNK);
+      const derived = await derive({ crs: chunk.map((code) => ({ code, defaultTransformation: true, exports: false, bound: [] })), operations: [] });
+      for (const facts of derived.crs) if (facts.defaultTransformation !== undefined) defaults.set(facts.code, facts.defaultTransformation);
+      queue.push(...chunk.filter((code) => !defaults.has(code)));
+      progress.update(defaults.size);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  progress.end();
+  return defaults;
+}

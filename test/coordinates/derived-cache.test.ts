@@ -1,0 +1,155 @@
+/**
+ * The default transformations computed at setup (derived-cache.ts): computed on the coordinates
+ * pool, written and read back, they give search results equal to those computed on demand, with no
+ * PROJ work left for a search; a file for another registry, engine or grid set, or a damaged one,
+ * is refused with the reason; the server loads the file at start-up (or says why not) and answers
+ * cold searches from it; `meridian coordinates build-cache` leaves a current file alone and saves
+ * the registry index beside it.
+ */
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { defaultConfig } from '../../src/config.js';
+import { computeDefaults, currentKey, derivedCachePath, readDerivedCache, writeDerivedCache, type DefaultTransformations } from '../../src/coordinates/derived-cache.js';
+import type { DeriveTask } from '../../src/coordinates/derive.js';
+import { indexCachePath, readIndexCache } from '../../src/coordinates/index-cache.js';
+import { CoordinatesPool } from '../../src/coordinates/pool.js';
+import { loadRegistry } from '../../src/coordinates/registry.js';
+import { inlineDeriver, search, SearchCache, searchWith, type Deriver } from '../../src/coordinates/search.js';
+import { progressOn } from '../../src/platform/progress.js';
+import { LogCapture, newAccount, startTestServer, testConfig } from '../helpers.js';
+import { tempDir } from '../scratch.js';
+
+const registry = loadRegistry();
+/** A registry of its own: `search` on it computes every PROJ field on demand, in-line (and keeps it). */
+const onDemand = loadRegistry();
+/** Pages of CRSs whose operation search takes long (DHDN, NZGD49, NTF (Paris): grids and chains) and some that take none. */
+const QUERIES = ['dhdn', 'nzgd49', 'ntf paris lambert', 'swit', 'utm 33n', 'navd88', 'wgs 84', 'kind:CRS-COMPOUNDCRS rd'];
+const options = (query: string) => ({ query, limit: 10, offset: 0, transformations: false, exports: false });
+const silent = progressOn({ write: () => true });
+const bin = fileURLToPath(new URL('../../../bin/meridian.js', import.meta.url));
+
+/** The CRS codes on the first pages of QUERIES. */
+function pageCodes(): number[] {
+  const codes = new Set<number>();
+  for (const query of QUERIES) for (const item of search(onDemand, options(query)).results) codes.add(item.id.code);
+  return [...codes];
+}
+
+let computed: DefaultTransformations | undefined;
+/** The defaults of the page codes, computed as the build does: on the coordinates pool. */
+async function defaultsOfPages(): Promise<DefaultTransformations> {
+  if (computed) return computed;
+  const pool = new CoordinatesPool({ ...defaultConfig.coordinates, workers: 2, queue: 2, timeoutMs: 60_000 });
+  try {
+    computed = await computeDefaults(pageCodes(), (task) => pool.derive(task), 2, silent);
+    return computed;
+  } finally {
+    await pool.close();
+  }
+}
+
+test('defaults computed for the cache, written and read back, answer searches as computing them on demand does, with no PROJ work', { timeout: 300_000 }, async () => {
+  const defaults = await defaultsOfPages();
+  assert.equal(defaults.size, pageCodes().length);
+  // CH1903+ / LV95 → WGS 84: EPSG's CH1903+ to WGS 84 (1), 1 m.
+  assert.deepEqual(defaults.get(2056), { code: 1676, accuracy: 1 });
+  const file = derivedCachePath(tempDir());
+  writeDerivedCache(file, defaults);
+  const read = readDerivedCache(file);
+  assert.ok('defaults' in read, JSON.stringify(read));
+  assert.deepEqual(read.defaults, defaults);
+
+  const tasks: DeriveTask[] = [];
+  const watching: Deriver = { timeoutMs: Infinity, derive: (task) => (tasks.push(task), inlineDeriver.derive(task)) };
+  const cache = new SearchCache(read.defaults);
+  for (const query of QUERIES) {
+    assert.deepEqual(await searchWith(registry, cache, watching, options(query)), search(onDemand, options(query)), query);
+  }
+  assert.deepEqual(tasks, [], 'no PROJ work for fields the cache holds');
+});
+
+test('a cache file for another registry, engine or grid set, or a damaged one, is refused with the reason', () => {
+  const file = derivedCachePath(tempDir());
+  assert.deepEqual(readDerivedCache(file), { problem: 'no cache file' });
+  const key = currentKey();
+  const defaults = new Map([[2056, { code: 1676, accuracy: 1 }], [4326, null]]);
+  for (const other of [{ epsg: 'v12.005' }, { engine: 'proj-wasm@0.1.0-alpha9' }, { proj: '9.8.1' }, { format: 0 }, { grids: '0'.repeat(64) }]) {
+    writeDerivedCache(file, defaults, { ...key, ...other });
+    const read = readDerivedCache(file);
+    assert.ok('problem' in read && /^built for EPSG/.test(read.problem), `${JSON.stringify(other)}: ${JSON.stringify(read)}`);
+  }
+  writeDerivedCache(file, defaults);
+  assert.ok('defaults' in readDerivedCache(file));
+  const damaged: [string, RegExp][] = [
+    ['{"key":', /^unreadable/],
+    ['[]', /^malformed \(no key\)/],
+    [JSON.stringify({ key }), /^malformed \(no defaults\)/],
+    [JSON.stringify({ key, defaults: [[2056, 1676]] }), /^malformed row/],
+    [JSON.stringify({ key, defaults: [[2056, 1676, -1]] }), /^malformed row/],
+    [JSON.stringify({ key, defaults: [['2056']] }), /^malformed row/],
+  ];
+  for (const [text, problem] of damaged) {
+    writeFileSync(file, text);
+    const read = readDerivedCache(file);
+    assert.ok('problem' in read && problem.test(read.problem), `${text}: ${JSON.stringify(read)}`);
+  }
+});
+
+test('the server loads the cache at start-up and answers cold searches from it; without one it says so and computes', { timeout: 300_000 }, async () => {
+  const defaults = await defaultsOfPages();
+  // One thread, no queue and 100 ms of PROJ a search: a cold page of DHDN's systems needs more.
+  const coordinates = { workers: 1, queue: 0, timeoutMs: 100 };
+  const withCache = testConfig({ coordinates });
+  writeDerivedCache(derivedCachePath(withCache.dataDir), defaults);
+  const logs = new LogCapture();
+  const server = await startTestServer({ ...withCache, logLevel: 'info' }, { logStream: logs });
+  try {
+    const { accountId } = await newAccount(server.meridian);
+    const key = (await server.meridian.keys.create(accountId, {})).token;
+    const loaded = logs.lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'coordinates cache loaded');
+    assert.equal(loaded?.crs, defaults.size, logs.text);
+    for (const query of ['dhdn', 'nzgd49']) {
+      const response = await server.server.public.inject({ method: 'GET', url: `/coordinates/search/${query}.json?key=${key}` });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(response.json(), JSON.parse(JSON.stringify(search(onDemand, options(query)))));
+    }
+  } finally {
+    await server.close();
+  }
+
+  const stale = testConfig();
+  mkdirSync(path.dirname(derivedCachePath(stale.dataDir)), { recursive: true });
+  writeDerivedCache(derivedCachePath(stale.dataDir), defaults, { ...currentKey(), epsg: 'v10.076' });
+  const staleLogs = new LogCapture();
+  const second = await startTestServer({ ...stale, logLevel: 'info' }, { logStream: staleLogs });
+  try {
+    const refused = staleLogs.lines.map((line) => JSON.parse(line)).find((line) => line.msg.startsWith('coordinates cache not used'));
+    assert.match(refused?.problem ?? '', /^built for EPSG v10\.076/, staleLogs.text);
+    const { accountId } = await newAccount(second.meridian);
+    const key = (await second.meridian.keys.create(accountId, {})).token;
+    const response = await second.server.public.inject({ method: 'GET', url: `/coordinates/search/swit.json?key=${key}` });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.json().results[0].default_transformation.code, 1676);
+  } finally {
+    await second.close();
+  }
+});
+
+test('meridian coordinates build-cache leaves a current cache alone and saves the registry index', { timeout: 60_000 }, () => {
+  const dataDir = tempDir();
+  writeDerivedCache(derivedCachePath(dataDir), new Map([[2056, { code: 1676, accuracy: 1 }]]));
+  // A build would take minutes: the bound only turns that mistake into a failure instead of a wait.
+  const run = spawnSync(process.execPath, [bin, 'coordinates', 'build-cache', '--data', dataDir], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stderr, /is current \(EPSG v\d+\.\d+/);
+  const report = JSON.parse(run.stdout);
+  assert.deepEqual([report.built, report.crs, report.withDefault], [false, 1, 1]);
+  // The registry index was not saved yet: it is now.
+  assert.equal(report.indexBuilt, true);
+  assert.ok('registry' in readIndexCache(indexCachePath(dataDir)));
+});
