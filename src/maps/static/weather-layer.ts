@@ -20,16 +20,10 @@ import { colorLookup, type Stop } from '../../platform/weather-ramps.js';
 import { SANS_FONT } from './fonts.js';
 import type { Frame } from './draw/frame.js';
 import type { Legend } from './request.js';
+import type { WeatherMoment } from '../../weather/moment.js';
 
-/** What a static image needs to draw a weather moment (weather/moment.ts gives all but the ramp and legend). */
-export interface StaticWeather {
-  variableId: string;
-  name: string;
-  unit: string;
-  decoding: { channels: 'r' | 'rg'; min: number; max: number };
-  maxzoom: number;
-  archives: [string, string];
-  t: number;
+/** What a static image needs to draw a weather moment: the moment (weather/moment.ts), its ramp and legend. */
+export interface StaticWeather extends WeatherMoment {
   ramp: Stop[];
   legend: Legend;
 }

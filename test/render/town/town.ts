@@ -13,6 +13,7 @@
  */
 
 import type { Feature, Geometry, Position } from 'geojson';
+import { seededRandom } from '../../scratch.js';
 
 export type Tags = Record<string, string | number>;
 export type TownFeature = Feature<Geometry, Tags>;
@@ -34,18 +35,6 @@ export function lonLat([x, y]: Point): Position {
 
 function round7(value: number): number {
   return Math.round(value * 1e7) / 1e7;
-}
-
-/** mulberry32: a small seeded generator, so that the town is the same on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The street grid is turned by this angle (radians, anticlockwise) from east-west. */
@@ -76,7 +65,7 @@ function box(west: number, south: number, east: number, north: number): Point[] 
 
 /** An irregular closed outline of radii rx, ry around (cx, cy), wobbling by `wobble` of the radius. */
 function blob(cx: number, cy: number, rx: number, ry: number, wobble: number, seed: number, points = 28): Point[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: points }, (_, k): Point => {
     const angle = (k * 2 * Math.PI) / points;
     const r = 1 + wobble * (next() - 0.5) * 2;
@@ -243,7 +232,7 @@ const VILLAGES: [Point, string, number][] = [
 
 export function makeTown(): TownFeature[] {
   const town = new TownBuilder();
-  const next = random(47);
+  const next = seededRandom(47);
   water(town);
   landUse(town, next);
   streets(town);
