@@ -12,6 +12,10 @@ const ramps: Record<string, Stop[]> = {
   'pressure-msl': [[960, '#5e3c99'], [990, '#6aa1d6'], [1013, '#f7f7f7'], [1030, '#f4a582'], [1050, '#b2182b']],
   'wind-10m': [[0, '#f0f9e8'], [5, '#a8ddb5'], [10, '#4eb3d3'], [20, '#2b6cb0'], [30, '#7b3294'], [45, '#d7301f']],
   'precipitation-1h': [[0, '#c6dbef00'], [0.1, '#c6dbefcc'], [1, '#6baed6'], [5, '#2171b5'], [10, '#fdae61'], [25, '#d7191c'], [50, '#7b0c67']],
+  // Radar-like: the rate's ramp is the hourly precipitation's.
+  precipitation_rate: [[0, '#c6dbef00'], [0.1, '#c6dbefcc'], [1, '#6baed6'], [5, '#2171b5'], [10, '#fdae61'], [25, '#d7191c'], [50, '#7b0c67']],
+  'relative_humidity-2m': [[0, '#8c510a'], [30, '#d8b365'], [60, '#f5f5f5'], [80, '#5ab4ac'], [100, '#01665e']],
+  'wind_gust-10m': [[0, '#f0f9e8'], [5, '#a8ddb5'], [10, '#4eb3d3'], [20, '#2b6cb0'], [30, '#7b3294'], [45, '#d7301f'], [75, '#67000d']],
   'frozen_precipitation-1h': [[0, '#dadaeb00'], [0.1, '#dadaebcc'], [1, '#bcbddc'], [5, '#9e9ac8'], [10, '#756bb1'], [25, '#54278f']],
   'cloud_cover-total': [[0, '#6b728000'], [20, '#6b728033'], [100, '#374151dd']],
   'radar-composite': [[-20, '#04e9e700'], [5, '#04e9e7'], [20, '#02c802'], [35, '#fdf802'], [50, '#fd0000'], [65, '#bc0000'], [80, '#f800fd']],
