@@ -106,7 +106,10 @@ let webMercatorWkt: string | undefined;
 export function buildLayer(input: LayerInput): Layer {
   webMercatorWkt ??= crsInfo(3857).exports.wkt ?? '';
   const { variable, bounds, maxZoom } = input;
-  const mercatorBounds = [mercatorX(bounds.west), mercatorY(bounds.south), mercatorX(bounds.east), mercatorY(bounds.north)];
+  // Within the world's square, so that a global field's bounds are the pyramid's to the last digit
+  // (the latitude limit's metres round a few units in the last place off the half world).
+  const inWorld = (metres: number) => Math.min(originShift, Math.max(-originShift, metres));
+  const mercatorBounds = [mercatorX(bounds.west), mercatorY(bounds.south), mercatorX(bounds.east), mercatorY(bounds.north)].map(inWorld);
   const worldBounds = [-originShift, -originShift, originShift, originShift];
   const channels = channelsOf(variable);
   const east = bounds.east < bounds.west ? bounds.east + 360 : bounds.east;

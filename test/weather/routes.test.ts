@@ -55,6 +55,7 @@ describe('GET /weather/latest.json', () => {
     assert.equal(entry.spatial_ref_sys.auth_srid, '3857');
     assert.match(entry.spatial_ref_sys.wkt, /Pseudo-Mercator|Popular Visualisation/);
     assert.equal(entry.tile_format, 'png');
+    assert.deepEqual(entry.bounds, entry.tile_matrix_set.bounds, 'a global field: the pyramid\'s bounds, to the last digit');
     assert.equal(entry.tile_matrix_set.items.length, 2);
     assert.deepEqual(Object.keys(entry.tile_matrix_set.items[1]).sort(), ['matrix_height', 'matrix_width', 'pixel_x_size', 'pixel_y_size', 'tile_height', 'tile_width', 'zoom_level']);
     const variable = entry.metadata.weather_variable;
