@@ -17,9 +17,10 @@
  */
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Progress } from '../platform/progress.js';
+import { writeFileAtomically } from '../platform/atomic-file.js';
 import type { DefaultTransformation, Derived, DeriveTask } from './derive.js';
 import { projInfo } from './proj.js';
 import { ENGINE } from './proj-data.js';
@@ -86,13 +87,14 @@ export function readDerivedCache(file: string, key: DerivedCacheKey = currentKey
   return { defaults };
 }
 
-interface Log {
+/** Where a starting server says whether a coordinates cache served. */
+export interface CacheLog {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
 }
 
 /** The cache of this installation for the server: its defaults, or none (logged) when it cannot be used. */
-export function loadDefaults(dataDir: string, log: Log): DefaultTransformations {
+export function loadDefaults(dataDir: string, log: CacheLog): DefaultTransformations {
   const file = derivedCachePath(dataDir);
   const started = performance.now();
   const read = readDerivedCache(file);
@@ -107,10 +109,7 @@ export function loadDefaults(dataDir: string, log: Log): DefaultTransformations 
 /** Writes the cache file atomically (a reader sees the old file or the new one). */
 export function writeDerivedCache(file: string, defaults: DefaultTransformations, key: DerivedCacheKey = currentKey()): void {
   const rows = [...defaults].sort(([a], [b]) => a - b).map(([code, best]) => (best ? [code, best.code, best.accuracy] : [code]));
-  mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, `{"key":${JSON.stringify(key)},"defaults":[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]}\n`);
-  renameSync(partial, file);
+  writeFileAtomically(file, `{"key":${JSON.stringify(key)},"defaults":[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]}\n`);
 }
 
 /** CRSs a task asks for at a time: a few seconds of PROJ, so progress moves and a stuck CRS costs little. */

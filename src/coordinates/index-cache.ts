@@ -9,10 +9,11 @@
  * index is built from proj.db as without it.
  */
 
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { currentKey, type DerivedCacheKey } from './derived-cache.js';
+import { writeFileAtomically } from '../platform/atomic-file.js';
+import { currentKey, type CacheLog, type DerivedCacheKey } from './derived-cache.js';
 import { loadRegistry, type Registry } from './registry.js';
 
 interface IndexKey extends DerivedCacheKey {
@@ -71,19 +72,11 @@ export function readIndexCache(file: string): { registry: Registry } | { problem
 
 /** Saves the index atomically. */
 export function writeIndexCache(file: string, registry: Registry): void {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const partial = `${file}.${process.pid}.partial`;
-  writeFileSync(partial, v8.serialize({ key: indexKey(), registry } satisfies Saved));
-  renameSync(partial, file);
-}
-
-interface Log {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
+  writeFileAtomically(file, v8.serialize({ key: indexKey(), registry } satisfies Saved));
 }
 
 /** The registry index for a starting server: the saved one when it is current, else built from proj.db (logged). */
-export function loadIndex(dataDir: string, log: Log): Registry {
+export function loadIndex(dataDir: string, log: CacheLog): Registry {
   const file = indexCachePath(dataDir);
   const started = performance.now();
   const read = readIndexCache(file);
