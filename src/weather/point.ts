@@ -25,6 +25,7 @@
 import path from 'node:path';
 import { ApiError, NotFoundError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
+import { OpenFiles } from '../platform/open-files.js';
 import type { KeyframeRow } from './catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
 import { gridGeometry, type Geometry } from './grid.js';
@@ -156,9 +157,8 @@ interface WeatherVariableMeta {
 const metaOf = (row: KeyframeRow) => (row.layer.metadata as { weather_variable: WeatherVariableMeta }).weather_variable;
 
 export class PointForecasts {
-  private readonly open = new Lru<string, Promise<SourceGrid | null>>(MAX_OPEN_GRIDS, {
-    onEvict: (grid) => void grid.then((g) => g?.close()),
-  });
+  // A file removed by retention, or never written (a keyframe from before source grids), is null.
+  private readonly grids = new OpenFiles((file) => SourceGrid.open(path.join(this.directory, file)), MAX_OPEN_GRIDS);
   private readonly geometries = new Lru<string, Geometry>(MAX_GEOMETRIES);
 
   constructor(
@@ -275,20 +275,10 @@ export class PointForecasts {
   }
 
   private grid(file: string): Promise<SourceGrid | null> {
-    const cached = this.open.get(file);
-    if (cached) return cached;
-    // A file removed by retention, or never written (a keyframe from before source grids), is not there.
-    const opening = SourceGrid.open(path.join(this.directory, file)).catch(() => null);
-    this.open.set(file, opening);
-    opening.then((grid) => {
-      if (!grid) this.open.delete(file);
-    });
-    return opening;
+    return this.grids.get(file);
   }
 
-  async close(): Promise<void> {
-    const all = this.open.values();
-    this.open.clear();
-    await Promise.all(all.map(async (grid) => (await grid)?.close()));
+  close(): Promise<void> {
+    return this.grids.close();
   }
 }

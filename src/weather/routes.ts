@@ -8,46 +8,14 @@ import type { CatalogMemory } from './catalog-memory.js';
 import { catalogSchema } from './layer.js';
 import { parsePosition, parseVariables, PointForecasts } from './point.js';
 import { tileSize } from './mercator.js';
-import { Lru } from '../platform/lru.js';
-import { openArchive, type Archive } from '../platform/pmtiles.js';
-import type { Metrics } from '../platform/metrics.js';
+import { OpenFiles } from '../platform/open-files.js';
+import { openArchive } from '../platform/pmtiles.js';
 
 const contentTypes = { png: 'image/png', webp: 'image/webp' } as const;
 
 /** Archives stay open between requests; the least recently used are closed past this many. */
 const maxOpenArchives = 64;
 
-class ArchivePool {
-  private readonly open = new Lru<string, Promise<Archive | null>>(maxOpenArchives, {
-    onEvict: (archive) => void archive.then((a) => a?.close()),
-  });
-
-  constructor(
-    private readonly directory: string,
-    private readonly metrics: Metrics,
-  ) {
-    metrics.watchCache('weather-archives', () => ({ entries: this.open.size }));
-  }
-
-  get(file: string): Promise<Archive | null> {
-    const cached = this.open.get(file);
-    this.metrics.cacheLookup('weather-archives', cached !== undefined);
-    if (cached) return cached;
-    // A file removed by retention, or never written, is simply not there.
-    const opening = openArchive(path.join(this.directory, file)).catch(() => null);
-    this.open.set(file, opening);
-    opening.then((archive) => {
-      if (!archive) this.open.delete(file);
-    });
-    return opening;
-  }
-
-  async close(): Promise<void> {
-    const all = this.open.values();
-    this.open.clear();
-    await Promise.all(all.map(async (archive) => (await archive)?.close()));
-  }
-}
 
 let transparent: Record<'png' | 'webp', Promise<Buffer>> | undefined;
 
@@ -64,7 +32,11 @@ function emptyTile(format: 'png' | 'webp'): Promise<Buffer> {
 
 /** Weather (spec 4.3): the catalog and the tiles of its keyframes, behind the API-key gate. */
 export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; memory: CatalogMemory; directory: string }): Promise<void> {
-  const archives = new ArchivePool(options.directory, app.metrics);
+  // Kept open between requests; a file removed by retention, or never written, is simply not there.
+  const archives = new OpenFiles((file) => openArchive(path.join(options.directory, file)), maxOpenArchives, (open) =>
+    app.metrics.cacheLookup('weather-archives', open),
+  );
+  app.metrics.watchCache('weather-archives', () => ({ entries: archives.size }));
   // The composition shares the memory with static maps (their weather); it hears of new runs here.
   const { memory } = options;
   const points = new PointForecasts(options.directory, memory);
