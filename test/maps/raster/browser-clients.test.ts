@@ -98,7 +98,7 @@ function olTileJsonPage(): string {
 
 /**
  * The page around a recipe: controls and attribution hidden (the static image is compared without
- * them), no favicon request, and `window.mapLoaded` set once every tile has loaded and is drawn.
+ * them), no favicon request, and `window.mapLoaded` set once tiles have loaded, none is loading, and all are drawn.
  */
 function wrap(recipeHtml: string): string {
   const signal = recipeHtml.includes('L.map(')
@@ -107,7 +107,16 @@ function wrap(recipeHtml: string): string {
          const done = () => { window.mapLoaded = true; };
          if (layer.isLoading()) layer.once('load', done); else done();
        });`
-    : `map.once('rendercomplete', () => { window.mapLoaded = true; });`;
+    : // OpenLayers can complete a frame drawn just after a TileJSON source became ready, before any
+      // tile was asked for: only a frame completed after tiles have loaded, none still loading, counts.
+      `let loading = 0;
+       let loaded = 0;
+       for (const layer of map.getAllLayers()) {
+         layer.getSource().on('tileloadstart', () => { loading++; });
+         layer.getSource().on(['tileloadend', 'tileloaderror'], () => { loading--; loaded++; });
+       }
+       const arm = () => map.once('rendercomplete', () => { if (loaded > 0 && loading === 0) window.mapLoaded = true; else arm(); });
+       arm();`;
   return `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <style>body { margin: 0 } .leaflet-control-container, .ol-overlaycontainer-stopevent { display: none !important }</style>
 </head><body>
