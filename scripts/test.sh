@@ -4,6 +4,7 @@
 # imports reach the database (scripts/database-tests.mjs): the others cannot tell the two apart.
 # Redis is expected at MERIDIAN_TEST_REDIS_URL (default redis://127.0.0.1:6379). Extra arguments select test files.
 #
+# After each pass the slowest test files are listed (scripts/test-timing.mjs).
 # Every skipped test is listed with its reason. The only skips a pass may have are tests written
 # for the other database (reason `needs PostgreSQL…` or `PGlite only…`); any other skip fails the
 # run: setup installs every peer tool the tests compare with (ecCodes, PROJ, Chromium, the GRIB
@@ -17,7 +18,7 @@ if [ "$#" -gt 0 ]; then files=("$@"); else mapfile -t files < <(find dist/test -
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found under dist/test" >&2; exit 1; fi
 
 log=$(mktemp)
-trap 'rm -f "$log" "$log.tap"' EXIT
+trap 'rm -f "$log" "$log.tap" "$log.timing"' EXIT
 status=0
 unexpected=0
 database_list=$(node scripts/database-tests.mjs "${files[@]}") || exit 1
@@ -30,8 +31,10 @@ for database in pglite "$postgres"; do
   echo "== tests on $shown (${#run[@]} files)"
   [ "${#run[@]}" -gt 0 ] || continue
   MERIDIAN_TEST_DATABASE=$database node --test --test-reporter=spec --test-reporter-destination=stdout \
-    --test-reporter=tap --test-reporter-destination="$log.tap" "${run[@]}" || status=1
+    --test-reporter=tap --test-reporter-destination="$log.tap" \
+    --test-reporter=./scripts/test-timing.mjs --test-reporter-destination="$log.timing" "${run[@]}" || status=1
   cat "$log.tap" >> "$log"
+  cat "$log.timing"
   # TAP marks a skipped test `ok N - name # SKIP reason` (indented when nested).
   while IFS=$'\t' read -r name reason; do
     if [[ $reason =~ $expected_skip ]]; then
