@@ -15,6 +15,11 @@ import { loadRegistry } from './registry.js';
 
 /** PROJ time a chunk of CRSs may use before it is sent again from where it stopped. */
 const CHUNK_BUDGET_MS = 60_000;
+/**
+ * How long a single PROJ call may run past that before its thread is stopped: setup may share a
+ * busy machine, where a call of half a second takes many times that; a serving pool stops sooner.
+ */
+const STUCK_MS = 60_000;
 
 export interface BuildCacheReport {
   file: string;
@@ -27,6 +32,8 @@ export interface BuildCacheReport {
   built: boolean;
   /** The saved registry index (index-cache.ts); false when it was current already. */
   indexBuilt: boolean;
+  /** CRSs whose operation search failed twice: left out of the file, computed on first use. */
+  leftOut: number[];
   seconds: number;
 }
 
@@ -42,13 +49,14 @@ export async function buildCoordinatesCache(dataDir: string, config: Coordinates
     writeIndexCache(indexFile, registry);
     progress.note(`Saved the registry index in ${indexFile} (${savedIndex.problem} before)`);
   }
-  const report = (crs: number, withDefault: number, built: boolean): BuildCacheReport => ({
+  const report = (crs: number, withDefault: number, built: boolean, leftOut: number[] = []): BuildCacheReport => ({
     file,
     epsg: key.epsg,
     crs,
     withDefault,
     built,
     indexBuilt,
+    leftOut,
     seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
   });
   const current = readDerivedCache(file, key);
@@ -58,11 +66,11 @@ export async function buildCoordinatesCache(dataDir: string, config: Coordinates
   }
   progress.note(`Building ${file}: ${current.problem}`);
   const codes = [...registry.crs.keys()];
-  const pool = new CoordinatesPool({ ...config, queue: config.workers, timeoutMs: CHUNK_BUDGET_MS });
+  const pool = new CoordinatesPool({ ...config, queue: config.workers, timeoutMs: CHUNK_BUDGET_MS }, STUCK_MS);
   try {
-    const defaults = await computeDefaults(codes, (task) => pool.derive(task), config.workers, progress);
+    const { defaults, leftOut } = await computeDefaults(codes, (task) => pool.derive(task), config.workers, progress);
     writeDerivedCache(file, defaults, key);
-    return report(defaults.size, [...defaults.values()].filter(Boolean).length, true);
+    return report(defaults.size, [...defaults.values()].filter(Boolean).length, true, leftOut);
   } finally {
     await pool.close();
   }

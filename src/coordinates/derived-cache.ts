@@ -118,27 +118,47 @@ const CHUNK = 20;
 /**
  * Computes the default transformation of every CRS of `codes` with `derive` (the coordinates
  * pool: one chunk per thread at a time), reporting progress. A chunk that runs out of time is sent
- * again from where it stopped.
+ * again from where it stopped. A chunk whose task fails (a PROJ call stopped as stuck, a thread
+ * lost) is sent again one CRS at a time, and a CRS that fails alone twice is left out (`leftOut`):
+ * the server computes it on first use, as without a cache, rather than one CRS failing the build.
  */
 export async function computeDefaults(
   codes: readonly number[],
   derive: (task: DeriveTask) => Promise<Derived>,
   parallel: number,
   progress: Progress,
-): Promise<Map<number, DefaultTransformation | null>> {
+): Promise<{ defaults: Map<number, DefaultTransformation | null>; leftOut: number[] }> {
   const defaults = new Map<number, DefaultTransformation | null>();
-  const queue = [...codes];
+  const failures = new Map<number, number>();
+  const leftOut: number[] = [];
+  const queue: number[][] = [];
+  for (let start = 0; start < codes.length; start += CHUNK) queue.push(codes.slice(start, start + CHUNK));
   progress.phase('Default transformations of the EPSG CRSs', codes.length);
   const worker = async () => {
-    while (queue.length > 0) {
-      const chunk = queue.splice(0, CHUNK);
-      const derived = await derive({ crs: chunk.map((code) => ({ code, defaultTransformation: true, exports: false, bound: [] })), operations: [] });
-      for (const facts of derived.crs) if (facts.defaultTransformation !== undefined) defaults.set(facts.code, facts.defaultTransformation);
-      queue.push(...chunk.filter((code) => !defaults.has(code)));
-      progress.update(defaults.size);
+    for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+      try {
+        const derived = await derive({ crs: chunk.map((code) => ({ code, defaultTransformation: true, exports: false, bound: [] })), operations: [] });
+        for (const facts of derived.crs) if (facts.defaultTransformation !== undefined) defaults.set(facts.code, facts.defaultTransformation);
+        const rest = chunk.filter((code) => !defaults.has(code));
+        if (rest.length > 0) queue.push(rest);
+      } catch (error) {
+        if (chunk.length > 1) {
+          queue.push(...chunk.map((code) => [code]));
+        } else {
+          const code = chunk[0]!;
+          const failed = (failures.get(code) ?? 0) + 1;
+          failures.set(code, failed);
+          if (failed < 2) queue.push(chunk);
+          else {
+            leftOut.push(code);
+            progress.note(`EPSG:${code} left to compute on first use: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+      }
+      progress.update(defaults.size + leftOut.length);
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
   progress.end();
-  return defaults;
+  return { defaults, leftOut: leftOut.sort((a, b) => a - b) };
 }

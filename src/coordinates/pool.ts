@@ -24,13 +24,14 @@ export class CoordinatesPool implements Deriver {
   private readonly pool: WorkerPool<PoolTask, Derived>;
   readonly timeoutMs: number;
 
-  constructor(config: CoordinatesConfig) {
+  /** `stuckMs`: how long past the budget a PROJ call may run before its thread is stopped. */
+  constructor(config: CoordinatesConfig, stuckMs = STUCK_MS) {
     this.timeoutMs = config.timeoutMs;
     this.pool = new WorkerPool({
       filename: new URL('./worker.js', import.meta.url),
       threads: config.workers,
       queue: config.queue,
-      timeoutMs: config.timeoutMs + STUCK_MS,
+      timeoutMs: config.timeoutMs + stuckMs,
       tasks: 'coordinate searches',
     });
   }

@@ -46,7 +46,9 @@ async function defaultsOfPages(): Promise<DefaultTransformations> {
   if (computed) return computed;
   const pool = new CoordinatesPool({ ...defaultConfig.coordinates, workers: 2, queue: 2, timeoutMs: 60_000 });
   try {
-    computed = await computeDefaults(pageCodes(), (task) => pool.derive(task), 2, silent);
+    const { defaults, leftOut } = await computeDefaults(pageCodes(), (task) => pool.derive(task), 2, silent);
+    assert.deepEqual(leftOut, []);
+    computed = defaults;
     return computed;
   } finally {
     await pool.close();
@@ -71,6 +73,31 @@ test('defaults computed for the cache, written and read back, answer searches as
     assert.deepEqual(await searchWith(registry, cache, watching, options(query)), search(onDemand, options(query)), query);
   }
   assert.deepEqual(tasks, [], 'no PROJ work for fields the cache holds');
+});
+
+test('a task that fails is sent again one CRS at a time; a CRS that fails alone twice is left out, named, and the rest is computed', { timeout: 300_000 }, async () => {
+  const codes = pageCodes();
+  const stuck = codes[3]!;
+  const pool = new CoordinatesPool({ ...defaultConfig.coordinates, workers: 2, queue: 2, timeoutMs: 60_000 });
+  const notes: string[] = [];
+  const progress = { ...silent, note: (message: string) => void notes.push(message) };
+  const sent: number[][] = [];
+  try {
+    // The real pool, with the thread stopped (as a stuck PROJ call stops it) on every task naming `stuck`.
+    const derive = (task: DeriveTask) => {
+      sent.push(task.crs.map(({ code }) => code));
+      return task.crs.some(({ code }) => code === stuck) ? Promise.reject(new Error('PROJ did not answer')) : pool.derive(task);
+    };
+    const { defaults, leftOut } = await computeDefaults(codes, derive, 2, progress);
+    assert.deepEqual(leftOut, [stuck]);
+    assert.equal(defaults.size, codes.length - 1);
+    assert.ok(!defaults.has(stuck));
+    assert.deepEqual(defaults, new Map([...(await defaultsOfPages())].filter(([code]) => code !== stuck)));
+    assert.equal(sent.filter((task) => task.length === 1 && task[0] === stuck).length, 2, 'sent alone twice');
+    assert.deepEqual(notes, [`EPSG:${stuck} left to compute on first use: PROJ did not answer`]);
+  } finally {
+    await pool.close();
+  }
 });
 
 test('a cache file for another registry, engine or grid set, or a damaged one, is refused with the reason', () => {
