@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is the settings reference generated from the configuration schema.
+ */
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';

@@ -5,6 +5,8 @@
  * is refused with the reason; the server loads the file at start-up (or says why not) and answers
  * cold searches from it; `meridian coordinates build-cache` leaves a current file alone and saves
  * the registry index beside it.
+ *
+ * @oneDatabase the database only checks the key; what is tested is the coordinates cache and PROJ's work.
  */
 
 import assert from 'node:assert/strict';

@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is the coordinates routes over PROJ and the EPSG registry.
+ */
+
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { projInfo } from '../../src/coordinates/proj.js';

@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is which names the maps label with.
+ */
+
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';

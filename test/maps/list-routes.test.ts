@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is the list of maps, read from the map definitions.
+ */
+
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';

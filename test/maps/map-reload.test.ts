@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is map definitions reloaded from files.
+ */
+
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is the API reference generated from the route schemas.
+ */
+
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';

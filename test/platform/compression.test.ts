@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is response compression.
+ */
+
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is the landing page.
+ */
+
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startTestServer, type TestServer } from '../helpers.js';

@@ -2,6 +2,8 @@
  * The links in style.json and TileJSON: with `publicUrl` set they ignore the request's Host (a
  * forged Host cannot point a client's tiles, glyphs and key elsewhere); without it they follow the
  * Host and the response says it varies by it, so a shared cache keeps one Host's links apart.
+ *
+ * @oneDatabase the database only checks the key; what is tested is the URLs built from Host headers.
  */
 
 import assert from 'node:assert/strict';

@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is raster tiles drawn and cached in a folder store.
+ */
+
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -3,6 +3,8 @@
  * the OGC schemas in test/fixtures/ogc-schemas (as published), read back with XPath; its scale denominators against the
  * GoogleMapsCompatible table of the standard; tiles by GetTile, by the RESTful template and by the
  * XYZ routes being the same bytes; OWS exception reports for wrong KVP requests; the key gate.
+ *
+ * @oneDatabase the database only checks the key; what is tested is the WMTS capabilities and tiles.
  */
 
 import assert from 'node:assert/strict';

@@ -2,6 +2,8 @@
  * End to end: MapLibre GL JS in headless Chromium, on a page of another origin, pointed at
  * Meridian's style.json of the `world` map (built here at zooms 0-3, the first that has every layer, to keep it quick), loads the
  * style, TileJSON, tiles and glyphs through the key and becomes idle without an error.
+ *
+ * @oneDatabase the database only checks the key; what is tested is the interactive-map page.
  */
 
 import assert from 'node:assert/strict';

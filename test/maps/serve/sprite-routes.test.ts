@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is sprites.
+ */
+
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { parseSpriteFile } from '../../../src/maps/serve/sprite-routes.js';

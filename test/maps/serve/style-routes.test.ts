@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is style.json and TileJSON.
+ */
+
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';

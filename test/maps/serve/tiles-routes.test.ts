@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is vector tiles read from archives.
+ */
+
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';

@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is static images: the URL grammar, rendering and encoding.
+ */
+
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

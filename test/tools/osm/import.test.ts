@@ -1,3 +1,7 @@
+/**
+ * @oneDatabase the database only checks the key; what is tested is the street-map import (files and tilemaker).
+ */
+
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
