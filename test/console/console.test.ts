@@ -25,7 +25,7 @@ const artifacts = path.join(root, 'test-artifacts/console');
 const gfsSample = path.join(GRIB_EXAMPLES, 'gfs.t12z.pgrbf120.2p5deg.grib2');
 const safricaSample = path.join(GRIB_EXAMPLES, 'safrica.grib2');
 
-/** A small map: blue sea, a green square of land around 0,0. */
+/** A small map: blue sea, a green square of land around 0,0, and a label out at sea (away from the land the builder's test measures). */
 const style = {
   version: 8,
   sources: {
@@ -34,10 +34,12 @@ const style = {
       attribution: '© Test Data',
       data: { type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[-20, -20], [20, -20], [20, 20], [-20, 20], [-20, -20]]] } },
     },
+    places: { type: 'geojson', data: { type: 'Feature', properties: { name: 'Open Sea' }, geometry: { type: 'Point', coordinates: [60, -40] } } },
   },
   layers: [
     { id: 'sea', type: 'background', paint: { 'background-color': '#4a90c8' } },
     { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#8fc98f' } },
+    { id: 'place-labels', type: 'symbol', source: 'places', layout: { 'text-field': ['get', 'name'], 'text-font': ['Noto Sans Regular'] } },
   ],
 };
 
@@ -240,6 +242,8 @@ step('weather: the value under the cursor is interpolated between the two keyfra
   await page.goto(`${origin}/console/#/weather`);
   await page.locator('#weather-map[data-ready=true]').waitFor();
   await page.selectOption('select[name=variable]', 'temperature-2m:synthetic');
+  // Drawn under the basemap's labels, as static maps draw weather.
+  assert.equal(await page.locator('#weather-map').getAttribute('data-weather-under'), 'place-labels');
   // Half-way between the keyframes of 00:00 (about 0 °C at the equator) and 03:00 (about 3 °C).
   await page.focus('input[name=time]');
   for (let i = 0; i < 90 / 5; i++) await page.keyboard.press('ArrowRight');

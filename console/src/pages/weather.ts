@@ -95,7 +95,11 @@ export function renderWeather(main: HTMLElement): () => void {
       }
       shownVariable = v.variable_id;
       map.addSource('weather', { type: 'raster', tiles: [tiles], tileSize: 512, maxzoom: entry.metadata.maxzoom, attribution: v.attribution });
-      map.addLayer({ id: 'weather', type: 'raster', source: 'weather', paint: { 'raster-opacity': Number(opacity.value), 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } });
+      // Under the basemap's labels, as static maps draw it (maps/static/weather-layer.ts): place
+      // names stay readable over the colours.
+      const labels = map.getStyle().layers.find((layer) => layer.type === 'symbol')?.id;
+      map.addLayer({ id: 'weather', type: 'raster', source: 'weather', paint: { 'raster-opacity': Number(opacity.value), 'raster-resampling': 'nearest', 'raster-fade-duration': 0 } }, labels);
+      mapBox.dataset.weatherUnder = labels ?? '';
     }
   }
 
