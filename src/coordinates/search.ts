@@ -302,7 +302,16 @@ interface Reading {
   /** A word of this length is the whole term (an exact match); -1: never. */
   exactLength: number;
   penalty: number;
+  /** The fields (FIELD bits) where a match counts. */
+  fields: number;
 }
+
+const ALL_FIELDS = (1 << FIELD_BITS) - 1;
+/**
+ * A place word's place (`swiss` → Switzerland) is where the system is for: it counts in areas only,
+ * not in names that merely contain it (NAD83(2011) / InGCS Dearborn-Ohio-Switzerland, a county of Indiana).
+ */
+const AREA_FIELDS = FIELD.AREA | FIELD.AREA_LEAD | FIELD.AREA_LISTED;
 
 interface Term {
   readings: Reading[];
@@ -343,7 +352,7 @@ function typoReadings(state: State, words: readonly string[], term: string): Rea
   const check = (w: number) => {
     const word = words[w]!;
     // A typo of the whole word is an exact match of it; one of its start, a prefix match.
-    if (typoOf(term, word)) readings.push({ lo: w, hi: w + 1, exactLength: withinOneEdit(term, word) ? word.length : -1, penalty: TYPO_PENALTY });
+    if (typoOf(term, word)) readings.push({ lo: w, hi: w + 1, exactLength: withinOneEdit(term, word) ? word.length : -1, penalty: TYPO_PENALTY, fields: ALL_FIELDS });
   };
   for (const letter of letters) {
     const [lo, hi] = prefixRange(words, letter);
@@ -359,9 +368,9 @@ function typoReadings(state: State, words: readonly string[], term: string): Rea
 /** How a term is looked up: as typed, as the place it names, or, when nothing has it, through its typos. */
 function termOf(registry: Registry, term: string, optional: boolean): Term {
   const { words, postingStart } = registry.text;
-  const readings: Reading[] = [term, ...(PLACE_WORDS.get(term) ?? [])].map((spelling) => {
+  const readings: Reading[] = [term, ...(PLACE_WORDS.get(term) ?? [])].map((spelling, i) => {
     const [lo, hi] = prefixRange(words, spelling);
-    return { lo, hi, exactLength: spelling.length, penalty: 0 };
+    return { lo, hi, exactLength: spelling.length, penalty: 0, fields: i === 0 ? ALL_FIELDS : AREA_FIELDS };
   });
   const cost = (list: Reading[]) => list.reduce((sum, reading) => sum + postingStart[reading.hi]! - postingStart[reading.lo]!, 0);
   if (cost(readings) > 0 || optional) return { readings, cost: cost(readings), optional };
@@ -404,7 +413,7 @@ function entryTermScore(registry: Registry, entry: number, term: Term): number {
     }
     for (let i = lo; i < entryStart[entry + 1]! && entryWord[i]! < reading.hi; i++) {
       const exact = words[entryWord[i]!]!.length === reading.exactLength ? 1 : 0;
-      best = Math.max(best, WORD_SCORE[entryField[i]! * 2 + exact]! - reading.penalty);
+      best = Math.max(best, WORD_SCORE[(entryField[i]! & reading.fields) * 2 + exact]! - reading.penalty);
     }
   }
   return best;
@@ -475,7 +484,7 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
         const exact = words[word]!.length === reading.exactLength ? 1 : 0;
         for (let p = postingStart[word]!; p < postingStart[word + 1]!; p++) {
           const id = postingEntry[p]!;
-          const score = WORD_SCORE[postingField[p]! * 2 + exact]! - reading.penalty;
+          const score = WORD_SCORE[(postingField[p]! & reading.fields) * 2 + exact]! - reading.penalty;
           if (score <= 0 || !passes(id)) continue;
           if (state.stamp[id] !== generation) {
             state.stamp[id] = generation;
