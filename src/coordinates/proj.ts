@@ -333,19 +333,26 @@ function inBox([west, south, east, north]: readonly number[], lon: number, lat: 
 
 const PRIORITY_OPERATIONS = /NAD83 to NAD83\(HARN\) \((47|48|49|50)\)|GDA94 to WGS 84 \(1\)|GDA2020 to WGS 84 \(2\)/;
 
-/** Transforms one point with `pj`, in place in the point buffer: its result, or null when PROJ cannot. */
-function transformOne(pj: Ptr, x: number, y: number, z: number): [number, number, number] | null {
-  const buffer = pointBuffer(1);
+/** Transforms points with `pj` in the point buffer, leaving `x`, `y`, `z` as they are: the results, x then y then z, `n` each. */
+function transformCopy(pj: Ptr, x: Float64Array, y: Float64Array, z: Float64Array): Float64Array {
+  const n = x.length;
+  const buffer = pointBuffer(n);
   const at = buffer / 8;
   let memory = heap();
-  memory[at] = x;
-  memory[at + 1] = y;
-  memory[at + 2] = z;
-  c.proj_trans_generic(pj, PJ_FWD, buffer, 8, 1, buffer + 8, 8, 1, buffer + 16, 8, 1, 0, 0, 0);
+  memory.set(x, at);
+  memory.set(y, at + n);
+  memory.set(z, at + 2 * n);
+  c.proj_trans_generic(pj, PJ_FWD, buffer, 8, n, buffer + 8 * n, 8, n, buffer + 16 * n, 8, n, 0, 0, 0);
   memory = heap();
-  const result: [number, number, number] = [memory[at]!, memory[at + 1]!, memory[at + 2]!];
-  return result.every(Number.isFinite) ? result : null;
+  return memory.slice(at, at + 3 * n);
 }
+
+/** Whether `candidate` replaces `best` as PROJ's pick for a point both can transform (pj_get_suggested_operation). */
+const preferred = (candidate: Candidate, best: Candidate | null): boolean =>
+  !best ||
+  (((candidate.accuracy >= 0 && candidate.accuracy < best.accuracy) ||
+    (candidate.accuracy === best.accuracy && candidate.pseudoArea < best.pseudoArea && !(candidate.unknownArea && !best.unknownArea) && !best.priority)) &&
+    !candidate.offshore);
 
 class WasmTransformer implements Transformer {
   failure: string | null = null;
@@ -371,17 +378,10 @@ class WasmTransformer implements Transformer {
     const n = x.length;
     if (y.length !== n || z.length !== n) throw new Error('x, y and z must have the same length');
     const input = [Float64Array.from(x), Float64Array.from(y), Float64Array.from(z)] as const;
-    const buffer = pointBuffer(n);
-    const at = buffer / 8;
-    let memory = heap();
-    memory.set(x, at);
-    memory.set(y, at + n);
-    memory.set(z, at + 2 * n);
-    call(() => c.proj_trans_generic(this.pj, PJ_FWD, buffer, 8, n, buffer + 8 * n, 8, n, buffer + 16 * n, 8, n, 0, 0, 0));
-    memory = heap();
-    x.set(memory.subarray(at, at + n));
-    y.set(memory.subarray(at + n, at + 2 * n));
-    z.set(memory.subarray(at + 2 * n, at + 3 * n));
+    const output = call(() => transformCopy(this.pj, x, y, z));
+    x.set(output.subarray(0, n));
+    y.set(output.subarray(n, 2 * n));
+    z.set(output.subarray(2 * n));
     let failed = 0;
     for (let i = 0; i < n; i++) {
       // PROJ marks a point it cannot transform with HUGE_VAL (an infinity) in every coordinate.
@@ -391,38 +391,34 @@ class WasmTransformer implements Transformer {
       }
     }
     this.failure = failed > 0 ? cause() : null;
-    this.used = Array.from({ length: n }, (_, i) =>
-      Number.isNaN(x[i]!) ? null : this.single ?? call(() => this.applied(input[0][i]!, input[1][i]!, input[2][i]!, [x[i]!, y[i]!, z[i]!])),
-    );
+    const applied = this.single ? null : call(() => this.applied(input, x, y, z));
+    this.used = Array.from({ length: n }, (_, i) => (Number.isNaN(x[i]!) ? null : (this.single ?? applied![i]?.used ?? null)));
     return failed;
   }
 
   /**
-   * The candidate PROJ applied to a point, by PROJ's own rule (pj_get_suggested_operation) over the
-   * candidates that give exactly PROJ's result (as only a candidate whose area holds the point can
-   * be picked, and the one picked gives that result): in PROJ's order, a later one replaces the
-   * pick when more accurate, or as accurate over a smaller named area, and not offshore. PROJ 9.9's
-   * WebAssembly build does not export proj_trans_get_last_used_operation, and its
-   * multi-candidate object has no name.
+   * The candidate PROJ applied to each point, by PROJ's own rule (pj_get_suggested_operation) over
+   * the candidates whose area holds the point and that give exactly PROJ's result (the one PROJ
+   * picked does): in PROJ's order, a later one replaces the pick when more accurate, or as
+   * accurate over a smaller named area, and not offshore. PROJ 9.9's WebAssembly build does not
+   * export proj_trans_get_last_used_operation, and its multi-candidate object has no name. Each
+   * candidate transforms all the points at once.
    */
-  private applied(x: number, y: number, z: number, result: readonly number[]): OperationUsed | null {
-    let best: Candidate | null = null;
-    const [lon, lat] = this.lonLat === 'source' ? [x, y] : this.lonLat === 'target' ? [result[0]!, result[1]!] : [NaN, NaN];
+  private applied(input: readonly [Float64Array, Float64Array, Float64Array], x: Float64Array, y: Float64Array, z: Float64Array): (Candidate | null)[] {
+    const n = x.length;
+    const best: (Candidate | null)[] = new Array(n).fill(null);
+    const [lon, lat] = this.lonLat === 'source' ? [input[0], input[1]] : this.lonLat === 'target' ? [x, y] : [null, null];
     for (const candidate of this.candidates) {
-      if (this.lonLat !== null && !inBox(candidate.bbox, lon, lat)) continue;
-      const mine = transformOne(candidate.pj, x, y, z);
-      if (!mine || mine.some((value, i) => value !== result[i])) continue;
-      const better =
-        !best ||
-        (((candidate.accuracy >= 0 && candidate.accuracy < best.accuracy) ||
-          (candidate.accuracy === best.accuracy &&
-            candidate.pseudoArea < best.pseudoArea &&
-            !(candidate.unknownArea && !best.unknownArea) &&
-            !best.priority)) &&
-          !candidate.offshore);
-      if (better) best = candidate;
+      const inside = Array.from({ length: n }, (_, i) => !lon || !lat || inBox(candidate.bbox, lon[i]!, lat[i]!));
+      if (!inside.includes(true)) continue;
+      const mine = transformCopy(candidate.pj, ...input);
+      for (let i = 0; i < n; i++) {
+        if (!inside[i]) continue;
+        if (mine[i] !== x[i] || mine[n + i] !== y[i] || mine[2 * n + i] !== z[i]) continue;
+        if (preferred(candidate, best[i]!)) best[i] = candidate;
+      }
     }
-    return best?.used ?? null;
+    return best;
   }
 
   describe(): OperationSummary {
