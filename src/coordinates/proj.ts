@@ -447,18 +447,21 @@ function transformer(pj: Ptr): Transformer {
   return new WasmTransformer(normalized(pj), used, []);
 }
 
-/** PROJ's candidates from one CRS to the other as `proj_create_crs_to_crs` finds them, those that run here. */
-function candidatesBetween(source: Ptr, target: Ptr): Candidate[] {
+/** PROJ's operation search between two CRS objects over their areas (partial intersection), best first: a PJ_OBJ_LIST, or 0. */
+function createOperations(source: Ptr, target: Ptr): Ptr {
   const factory = c.proj_create_operation_factory_context(ctx, 0);
   c.proj_operation_factory_context_set_spatial_criterion(ctx, factory, PROJ_SPATIAL_CRITERION_PARTIAL_INTERSECTION);
   c.proj_operation_factory_context_set_grid_availability_use(ctx, factory, PROJ_GRID_AVAILABILITY_KNOWN_AVAILABLE);
-  const list = (() => {
-    try {
-      return c.proj_create_operations(ctx, source, target, factory);
-    } finally {
-      c.proj_operation_factory_context_destroy(factory);
-    }
-  })();
+  try {
+    return c.proj_create_operations(ctx, source, target, factory);
+  } finally {
+    c.proj_operation_factory_context_destroy(factory);
+  }
+}
+
+/** PROJ's candidates from one CRS to the other as `proj_create_crs_to_crs` finds them, those that run here. */
+function candidatesBetween(source: Ptr, target: Ptr): Candidate[] {
+  const list = createOperations(source, target);
   if (!list) return [];
   try {
     const candidates: Candidate[] = [];
@@ -606,16 +609,7 @@ export const operationsBetween = (source: number, target: number): OperationSumm
   call(() =>
     using(requireCrs(source), (from) =>
       using(requireCrs(target), (to) => {
-        const factory = c.proj_create_operation_factory_context(ctx, 0);
-        c.proj_operation_factory_context_set_spatial_criterion(ctx, factory, PROJ_SPATIAL_CRITERION_PARTIAL_INTERSECTION);
-        c.proj_operation_factory_context_set_grid_availability_use(ctx, factory, PROJ_GRID_AVAILABILITY_KNOWN_AVAILABLE);
-        const list = (() => {
-          try {
-            return c.proj_create_operations(ctx, from, to, factory);
-          } finally {
-            c.proj_operation_factory_context_destroy(factory);
-          }
-        })();
+        const list = createOperations(from, to);
         if (!list) return [];
         try {
           const count = c.proj_list_get_count(list);
