@@ -26,7 +26,8 @@ import { projInfo } from './proj.js';
 import { ENGINE } from './proj-data.js';
 import { sources } from './proj-wasm.js';
 
-const FORMAT = 1;
+/** 2: default transformations are PROJ's first candidate, chains of EPSG steps included (issue 18). */
+const FORMAT = 2;
 
 export interface DerivedCacheKey {
   format: number;
@@ -40,10 +41,10 @@ export interface DerivedCacheKey {
 /** Default transformations by CRS code (null: the CRS has none). */
 export type DefaultTransformations = ReadonlyMap<number, DefaultTransformation | null>;
 
-/** What a cache file holds; `defaults` rows are `[crs, transformation, accuracy]`, or `[crs]` when there is none. */
+/** What a cache file holds; `defaults` rows are `[crs, code, steps, name, accuracy]`, or `[crs]` when there is none. */
 interface CacheFile {
   key: DerivedCacheKey;
-  defaults: ([number] | [number, number, number | null])[];
+  defaults: ([number] | [number, number | null, number[], string, number | null])[];
 }
 
 /** Where the file is: under the data directory, one per installation. */
@@ -80,9 +81,16 @@ export function readDerivedCache(file: string, key: DerivedCacheKey = currentKey
     const valid =
       Array.isArray(row) &&
       isCode(row[0]) &&
-      (row.length === 1 || (row.length === 3 && isCode(row[1]) && (row[2] === null || (typeof row[2] === 'number' && row[2] >= 0))));
+      (row.length === 1 ||
+        (row.length === 5 &&
+          (row[1] === null || isCode(row[1])) &&
+          Array.isArray(row[2]) &&
+          row[2].length > 0 &&
+          row[2].every(isCode) &&
+          typeof row[3] === 'string' &&
+          (row[4] === null || (typeof row[4] === 'number' && row[4] >= 0))));
     if (!valid) return { problem: `malformed row ${JSON.stringify(row)}` };
-    defaults.set(row[0], row.length === 1 ? null : { code: row[1]!, accuracy: row[2]! });
+    defaults.set(row[0], row.length === 1 ? null : { code: row[1], steps: row[2], name: row[3], accuracy: row[4] });
   }
   return { defaults };
 }
@@ -108,7 +116,7 @@ export function loadDefaults(dataDir: string, log: CacheLog): DefaultTransformat
 
 /** Writes the cache file atomically (a reader sees the old file or the new one). */
 export function writeDerivedCache(file: string, defaults: DefaultTransformations, key: DerivedCacheKey = currentKey()): void {
-  const rows = [...defaults].sort(([a], [b]) => a - b).map(([code, best]) => (best ? [code, best.code, best.accuracy] : [code]));
+  const rows = [...defaults].sort(([a], [b]) => a - b).map(([code, best]) => (best ? [code, best.code, best.steps, best.name, best.accuracy] : [code]));
   writeFileAtomically(file, `{"key":${JSON.stringify(key)},"defaults":[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]}\n`);
 }
 

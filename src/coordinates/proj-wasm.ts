@@ -77,6 +77,7 @@ const SIGNATURES = {
   proj_concatoperation_get_step_count: ['number', 'number'],
   proj_concatoperation_get_step: ['number', 'number', 'number'],
   proj_coordoperation_get_accuracy: ['number', 'number'],
+  proj_coordoperation_get_method_info: ['number', 'number', 'number', 'number', 'number'],
   proj_coordoperation_is_instantiable: ['number', 'number'],
   proj_coordoperation_has_ballpark_transformation: ['number', 'number'],
   proj_coordoperation_get_grid_used_count: ['number', 'number'],

@@ -15,12 +15,24 @@ const xyzSchema = {
   properties: { x: { type: 'number' }, y: { type: 'number' }, z: { type: 'number' } },
 } as const;
 
+const operationUsed = {
+  $id: 'OperationUsed',
+  type: 'object',
+  required: ['code', 'name'],
+  description: 'The operation PROJ applied to a point',
+  properties: {
+    code: { type: ['integer', 'null'], description: 'EPSG code of the operation (or of the one EPSG transformation or concatenated operation it applies), when it has one' },
+    name: { type: 'string', description: "PROJ's name of it, e.g. \"Inverse of CH1903+ to WGS 84 (1) + Swiss Oblique Mercator 1995\"" },
+  },
+} as const;
+
 export const transformResultSchema = {
   $id: 'TransformResult',
   type: 'object',
-  required: ['results', 'transformer_selection_strategy'],
+  required: ['results', 'operations', 'transformer_selection_strategy'],
   properties: {
     results: { type: 'array', items: { $ref: 'XYZ#' } },
+    operations: { type: 'array', items: { $ref: 'OperationUsed#' }, description: 'The operation applied to each point, in the order of results' },
     transformer_selection_strategy: { type: 'string', enum: ['auto', 'listed', 'towgs84', 'boundcrs'] },
   },
 } as const;
@@ -30,6 +42,19 @@ const id = {
   type: 'object',
   required: ['authority', 'code'],
   properties: { authority: { type: 'string' }, code: { type: 'integer' } },
+} as const;
+
+const defaultTransformation = {
+  $id: 'DefaultTransformation',
+  type: 'object',
+  required: ['authority', 'code', 'name', 'steps'],
+  description: "PROJ's first operation from the CRS to WGS 84 that runs here: one EPSG operation, or a chain of them",
+  properties: {
+    authority: { type: 'string' },
+    code: { type: ['integer', 'null'], description: 'The EPSG operation, or the EPSG concatenated operation made of exactly these steps; null for a chain EPSG does not name' },
+    name: { type: 'string' },
+    steps: { type: 'array', items: { $ref: 'Id#' }, description: 'The EPSG operations it is made of, in order' },
+  },
 } as const;
 
 const exportItem = {
@@ -66,7 +91,7 @@ const searchItem = {
     accuracy: { type: ['number', 'null'], description: 'Metres, of the default transformation to WGS 84' },
     area: { type: ['string', 'null'] },
     bbox,
-    default_transformation: { anyOf: [{ $ref: 'Id#' }, { type: 'null' }] },
+    default_transformation: { anyOf: [{ $ref: 'DefaultTransformation#' }, { type: 'null' }] },
     deprecated: { type: 'boolean' },
     exports: { $ref: 'ExportItem#' },
     id: { $ref: 'Id#' },
@@ -84,7 +109,7 @@ const searchResult = {
   properties: { results: { type: 'array', items: { $ref: 'SearchItem#' } }, total: { type: 'integer' } },
 } as const;
 
-export const coordinatesSchemas = [xyzSchema, transformResultSchema, id, exportItem, transformationItem, searchItem, searchResult];
+export const coordinatesSchemas = [xyzSchema, operationUsed, transformResultSchema, id, defaultTransformation, exportItem, transformationItem, searchItem, searchResult];
 
 const srs = (what: string) => ({ type: 'integer', minimum: 1, maximum: 999_999_999, default: 4326, description: `${what} CRS (EPSG code)` });
 

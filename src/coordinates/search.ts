@@ -26,21 +26,22 @@
  * - `bbox`: `[min_lon, min_lat, max_lon, max_lat]` in degrees. An area that crosses the antimeridian
  *   keeps its west edge first, so min_lon > max_lon (as GeoJSON, RFC 7946 §5.2): `[170, -50, -170, -30]`
  *   spans 40° of longitude. null when EPSG gives no area.
- * - `default_transformation` (CRS kinds only, else null): among PROJ's candidate operations from the
- *   CRS to WGS 84 (EPSG:4326), best first, the first that can run here, is not a ballpark, and
- *   contains exactly one EPSG transformation (or concatenated operation): that code. A chain of two
- *   EPSG transformations (S-JTSK (Ferro) → S-JTSK → WGS 84) cannot be named by one code nor built
- *   into the CRS, so the next candidate is taken. null when there is none (CRSs on WGS 84 itself,
- *   vertical CRSs...).
+ * - `default_transformation` (CRS kinds only, else null): PROJ's first candidate operation from the
+ *   CRS to WGS 84 (EPSG:4326) over the CRS's area that runs here (grids installed), as
+ *   `proj_create_crs_to_crs` ranks them: its EPSG steps, its name, and the EPSG code naming it (the
+ *   operation itself, or the EPSG concatenated operation of exactly those steps; null for a chain
+ *   EPSG has no code for: ETRF2000 → ETRS89 → WGS 84). null when that candidate is no EPSG
+ *   operation (CRSs on WGS 84's datum, ballparks) or there is none (vertical CRSs...).
  * - `accuracy` (metres): for CRSs, that of the default transformation; 0 for CRSs on the datum of
  *   WGS 84 (nothing to transform); otherwise null. For coordinate operations, their own accuracy
  *   (conversions: 0). null for other kinds.
  * - `transformations` (CRS kinds only, else []): EPSG transformations and concatenated operations
  *   from the CRS's geodetic base CRS to WGS 84 (4326, 4979 or 4978), current ones first, then by code;
  *   integers, or `TransformationItem`s with `transformations=true`.
- * - `exports`: present only with `exports=true`; CRS kinds get `{proj4, wkt}` with the default
- *   transformation built in (TOWGS84 or its grid), other kinds null.
- * - `TransformationItem.usable`: PROJ can instantiate it and has every grid it needs. `grids[].path`
+ * - `exports`: present only with `exports=true`; CRS kinds get `{proj4, wkt}` bound to WGS 84 as
+ *   PROJ binds it (projinfo's `--boundcrs-to-wgs84`: TOWGS84, or the datum or geoid grid), other kinds null.
+ * - `TransformationItem.usable`: PROJ can instantiate it, has every grid it needs, and a transform
+ *   from the CRS through it (`ops=`) answers at the middle of the area both cover. `grids[].path`
  *   is the grid's file name (as PROJ names it), not where this server keeps it.
  * PROJ-derived data (default transformation, exports, transformation details) is computed on first
  * use and kept in bounded LRU caches (`SearchCache`); default transformations computed at setup
@@ -49,7 +50,7 @@
  * need no PROJ. `search` computes in-line.
  */
 
-import { derive, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from './derive.js';
+import { derive, type BoundFacts, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from './derive.js';
 import type { DefaultTransformations } from './derived-cache.js';
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
 import type { OperationInfo } from './proj.js';
@@ -89,11 +90,19 @@ export interface TransformationItem {
   usable: boolean;
 }
 
+/** A CRS's default transformation: one EPSG operation (`code`), or a chain of them (`code` null unless EPSG has a concatenated operation of exactly those steps). */
+export interface DefaultTransformationItem {
+  authority: 'EPSG';
+  code: number | null;
+  name: string;
+  steps: Id[];
+}
+
 export interface SearchItem {
   accuracy: number | null;
   area: string | null;
   bbox: Bbox | null;
-  default_transformation: Id | null;
+  default_transformation: DefaultTransformationItem | null;
   deprecated: boolean;
   exports?: ExportItem | null;
   id: Id;
@@ -140,11 +149,11 @@ const TYPO_CACHE_SIZE = 256;
 /** PROJ-derived data of a CRS, filled in as it is computed. */
 interface CrsDetails {
   /** Set, with `accuracy`, once PROJ's operation search has run. */
-  defaultTransformation?: number | null;
+  defaultTransformation?: DefaultTransformationItem | null;
   accuracy?: number | null;
   exports?: ExportItem;
-  /** Exports with each of its transformations built in, as they are computed. */
-  bound: Map<number, ExportItem | null>;
+  /** Each of its transformations as it works with it (exports with it built in, usable), as they are computed. */
+  bound: Map<number, BoundFacts>;
   /** Its transformation items, once every part of them is known. */
   transformations?: TransformationItem[];
 }
@@ -293,7 +302,16 @@ interface Reading {
   /** A word of this length is the whole term (an exact match); -1: never. */
   exactLength: number;
   penalty: number;
+  /** The fields (FIELD bits) where a match counts. */
+  fields: number;
 }
+
+const ALL_FIELDS = (1 << FIELD_BITS) - 1;
+/**
+ * A place word's place (`swiss` → Switzerland) is where the system is for: it counts in areas only,
+ * not in names that merely contain it (NAD83(2011) / InGCS Dearborn-Ohio-Switzerland, a county of Indiana).
+ */
+const AREA_FIELDS = FIELD.AREA | FIELD.AREA_LEAD | FIELD.AREA_LISTED;
 
 interface Term {
   readings: Reading[];
@@ -334,7 +352,7 @@ function typoReadings(state: State, words: readonly string[], term: string): Rea
   const check = (w: number) => {
     const word = words[w]!;
     // A typo of the whole word is an exact match of it; one of its start, a prefix match.
-    if (typoOf(term, word)) readings.push({ lo: w, hi: w + 1, exactLength: withinOneEdit(term, word) ? word.length : -1, penalty: TYPO_PENALTY });
+    if (typoOf(term, word)) readings.push({ lo: w, hi: w + 1, exactLength: withinOneEdit(term, word) ? word.length : -1, penalty: TYPO_PENALTY, fields: ALL_FIELDS });
   };
   for (const letter of letters) {
     const [lo, hi] = prefixRange(words, letter);
@@ -350,9 +368,9 @@ function typoReadings(state: State, words: readonly string[], term: string): Rea
 /** How a term is looked up: as typed, as the place it names, or, when nothing has it, through its typos. */
 function termOf(registry: Registry, term: string, optional: boolean): Term {
   const { words, postingStart } = registry.text;
-  const readings: Reading[] = [term, ...(PLACE_WORDS.get(term) ?? [])].map((spelling) => {
+  const readings: Reading[] = [term, ...(PLACE_WORDS.get(term) ?? [])].map((spelling, i) => {
     const [lo, hi] = prefixRange(words, spelling);
-    return { lo, hi, exactLength: spelling.length, penalty: 0 };
+    return { lo, hi, exactLength: spelling.length, penalty: 0, fields: i === 0 ? ALL_FIELDS : AREA_FIELDS };
   });
   const cost = (list: Reading[]) => list.reduce((sum, reading) => sum + postingStart[reading.hi]! - postingStart[reading.lo]!, 0);
   if (cost(readings) > 0 || optional) return { readings, cost: cost(readings), optional };
@@ -395,7 +413,7 @@ function entryTermScore(registry: Registry, entry: number, term: Term): number {
     }
     for (let i = lo; i < entryStart[entry + 1]! && entryWord[i]! < reading.hi; i++) {
       const exact = words[entryWord[i]!]!.length === reading.exactLength ? 1 : 0;
-      best = Math.max(best, WORD_SCORE[entryField[i]! * 2 + exact]! - reading.penalty);
+      best = Math.max(best, WORD_SCORE[(entryField[i]! & reading.fields) * 2 + exact]! - reading.penalty);
     }
   }
   return best;
@@ -466,7 +484,7 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
         const exact = words[word]!.length === reading.exactLength ? 1 : 0;
         for (let p = postingStart[word]!; p < postingStart[word + 1]!; p++) {
           const id = postingEntry[p]!;
-          const score = WORD_SCORE[postingField[p]! * 2 + exact]! - reading.penalty;
+          const score = WORD_SCORE[(postingField[p]! & reading.fields) * 2 + exact]! - reading.penalty;
           if (score <= 0 || !passes(id)) continue;
           if (state.stamp[id] !== generation) {
             state.stamp[id] = generation;
@@ -565,7 +583,7 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
     const defaultTransformation = details.defaultTransformation === undefined;
     const exports = options.exports && details.exports === undefined;
     if (defaultTransformation || exports || bound.length > 0) {
-      work.push({ code: entry.code, defaultTransformation, exports, knownDefault: details.defaultTransformation ?? null, bound });
+      work.push({ code: entry.code, defaultTransformation, exports, bound });
     }
   }
   if (work.length > 0 || operations.size > 0) page.task = { crs: work, operations: [...operations] };
@@ -575,7 +593,7 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
 /** A CRS's default transformation and accuracy: that of the transformation, 0 on WGS 84's own datum, else unknown. */
 function setDefault(registry: Registry, details: CrsDetails, code: number, best: DefaultTransformation | null): void {
   const datum = registry.crs.get(code)?.datum ?? null;
-  details.defaultTransformation = best?.code ?? null;
+  details.defaultTransformation = best ? { authority: 'EPSG', code: best.code, name: best.name, steps: best.steps.map(epsg) } : null;
   details.accuracy = best ? best.accuracy : datum !== null && datum === registry.crs.get(WGS84)?.datum ? 0 : null;
 }
 
@@ -589,7 +607,7 @@ function keep(registry: Registry, cache: SearchCache, page: Page, derived: Deriv
     const details = page.details.get(facts.code)!;
     if (facts.defaultTransformation !== undefined) setDefault(registry, details, facts.code, facts.defaultTransformation);
     if (facts.exports) details.exports = facts.exports;
-    for (const [operation, exports] of facts.bound) details.bound.set(operation, exports);
+    for (const [operation, bound] of facts.bound) details.bound.set(operation, bound);
   }
 }
 
@@ -604,14 +622,14 @@ function transformationItems(registry: Registry, page: Page, codes: readonly num
       area: own?.area ?? info?.areaName ?? null,
       bbox: own?.bbox ?? info?.bbox ?? null,
       deprecated: own?.deprecated ?? info?.deprecated ?? false,
-      exports: details.bound.get(code) ?? null,
-      grids: (info?.grids ?? []).map((grid) => ({ path: grid.name ?? grid.path ?? '' })),
+      exports: details.bound.get(code)?.exports ?? null,
+      grids: (info?.grids ?? []).map((grid) => ({ path: grid.name ?? '' })),
       id: epsg(code),
       name: own?.name ?? info?.name ?? '',
       reversible: info?.reversible ?? false,
       target_crs: target === null ? null : epsg(target),
       unit: target === null ? null : (registry.crs.get(target)?.unit ?? null),
-      usable: info !== null && info.instantiable && info.grids.every((grid) => grid.available),
+      usable: info !== null && info.instantiable && info.grids.every((grid) => grid.available) && details.bound.get(code)?.works === true,
     };
   });
   details.bound.clear(); // the items hold them now
@@ -625,7 +643,7 @@ function item(registry: Registry, page: Page, entry: RegistryEntry, options: Sea
     accuracy: details ? details.accuracy! : entry.accuracy,
     area: entry.area,
     bbox: entry.bbox,
-    default_transformation: details && details.defaultTransformation !== null ? epsg(details.defaultTransformation!) : null,
+    default_transformation: details ? details.defaultTransformation! : null,
     deprecated: entry.deprecated,
     id: epsg(entry.code),
     kind: entry.kind,

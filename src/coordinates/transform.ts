@@ -7,6 +7,7 @@ import {
   operationInfo,
   ProjError,
   type Binding,
+  type OperationUsed,
   type Transformer,
 } from './proj.js';
 import { Lru } from '../platform/lru.js';
@@ -124,8 +125,13 @@ export class PlanCache {
   }
 }
 
+/** A point transformed by an operation no candidate reproduces (none known to happen): said so rather than guessed. */
+const UNNAMED: OperationUsed = { code: null, name: '' };
+
 export interface TransformResult {
   results: XYZ[];
+  /** The operation PROJ applied to each point, in the order of `results`. */
+  operations: OperationUsed[];
   transformer_selection_strategy: Strategy;
 }
 
@@ -139,7 +145,15 @@ export function transformPoints(cache: PlanCache, points: readonly XYZ[], source
   const x = Float64Array.from(points, (p) => p.x);
   const y = Float64Array.from(points, (p) => p.y);
   const z = Float64Array.from(points, (p) => p.z);
-  if (transformer.transform(x, y, z) > 0) {
+  let failures: number;
+  try {
+    failures = transformer.transform(x, y, z);
+  } catch (error) {
+    // PROJ throwing while it transforms (rather than marking points) is about this request's systems.
+    if (error instanceof ProjError) throw new TransformError(`EPSG:${source} to EPSG:${target}: ${error.message}`);
+    throw error;
+  }
+  if (failures > 0) {
     const failed = points.flatMap((_, i) => (Number.isNaN(x[i]) ? [i + 1] : []));
     throw new TransformError(
       `Coordinate tuple${failed.length > 1 ? 's' : ''} ${failed.join(', ')} cannot be transformed from EPSG:${source} to EPSG:${target}: ${transformer.failure ?? 'outside the area the transformation covers?'}`,
@@ -147,6 +161,7 @@ export function transformPoints(cache: PlanCache, points: readonly XYZ[], source
   }
   return {
     results: points.map((_, i) => ({ x: x[i]!, y: y[i]!, z: z[i]! })),
+    operations: transformer.used.map((used) => used ?? UNNAMED),
     transformer_selection_strategy: strategy,
   };
 }

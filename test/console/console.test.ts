@@ -333,6 +333,11 @@ step('coordinates: a search shows results, a result its area and exports, and th
   const metres = await cells();
   assert.ok(Math.abs(Number(metres[0]) - Number(east)) <= 0.002 && Math.abs(Number(metres[1]) - Number(north)) <= 0.002, `${metres} against cs2cs ${east} ${north}`);
   assert.match(metres[2]!, /^-?\d+\.\d{3}$/);
+  // The operation PROJ applied, code and name: cs2cs applies the same (projinfo's only candidate, EPSG:1676 inverted, then the projection).
+  const projinfo = execFileSync('projinfo', ['-s', 'EPSG:4326', '-t', 'EPSG:2056', '--summary'], { encoding: 'utf8' });
+  const applied = await page.locator('.transformed tbody tr').first().locator('td.operation').innerText();
+  assert.equal(applied, 'EPSG:1676 Inverse of CH1903+ to WGS 84 (1) + Swiss Oblique Mercator 1995');
+  assert.ok(projinfo.includes(applied.replace(/^EPSG:1676 /, '')), projinfo);
   await page.locator('.transformed tbody tr').first().getByRole('button', { name: 'Copy' }).click();
   assert.equal(await page.evaluate('navigator.clipboard.readText()'), metres.join(','));
   await page.waitForTimeout(300);

@@ -33,6 +33,8 @@ const onDemand = loadRegistry();
 const QUERIES = ['dhdn', 'nzgd49', 'ntf paris lambert', 'swit', 'utm 33n', 'navd88', 'wgs 84', 'kind:CRS-COMPOUNDCRS rd'];
 const options = (query: string) => ({ query, limit: 10, offset: 0, transformations: false, exports: false });
 const silent = progressOn({ write: () => true });
+/** CH1903+ / LV95 → WGS 84: EPSG's CH1903+ to WGS 84 (1), 1 m. */
+const LV95 = { code: 1676, steps: [1676], name: 'CH1903+ to WGS 84 (1)', accuracy: 1 };
 const bin = fileURLToPath(new URL('../../../bin/meridian.js', import.meta.url));
 
 /** The CRS codes on the first pages of QUERIES. */
@@ -60,8 +62,7 @@ async function defaultsOfPages(): Promise<DefaultTransformations> {
 test('defaults computed for the cache, written and read back, answer searches as computing them on demand does, with no PROJ work', { timeout: 300_000 }, async () => {
   const defaults = await defaultsOfPages();
   assert.equal(defaults.size, pageCodes().length);
-  // CH1903+ / LV95 → WGS 84: EPSG's CH1903+ to WGS 84 (1), 1 m.
-  assert.deepEqual(defaults.get(2056), { code: 1676, accuracy: 1 });
+  assert.deepEqual(defaults.get(2056), LV95);
   const file = derivedCachePath(tempDir());
   writeDerivedCache(file, defaults);
   const read = readDerivedCache(file);
@@ -106,7 +107,7 @@ test('a cache file for another registry, engine or grid set, or a damaged one, i
   const file = derivedCachePath(tempDir());
   assert.deepEqual(readDerivedCache(file), { problem: 'no cache file' });
   const key = currentKey();
-  const defaults = new Map([[2056, { code: 1676, accuracy: 1 }], [4326, null]]);
+  const defaults = new Map([[2056, LV95], [4326, null]]);
   for (const other of [{ epsg: 'v12.005' }, { engine: 'proj-wasm@0.1.0-alpha9' }, { proj: '9.8.1' }, { format: 0 }, { grids: '0'.repeat(64) }]) {
     writeDerivedCache(file, defaults, { ...key, ...other });
     const read = readDerivedCache(file);
@@ -119,7 +120,9 @@ test('a cache file for another registry, engine or grid set, or a damaged one, i
     ['[]', /^malformed \(no key\)/],
     [JSON.stringify({ key }), /^malformed \(no defaults\)/],
     [JSON.stringify({ key, defaults: [[2056, 1676]] }), /^malformed row/],
-    [JSON.stringify({ key, defaults: [[2056, 1676, -1]] }), /^malformed row/],
+    [JSON.stringify({ key, defaults: [[2056, 1676, [1676], 'CH1903+ to WGS 84 (1)', -1]] }), /^malformed row/],
+    [JSON.stringify({ key, defaults: [[2056, 1676, [], 'CH1903+ to WGS 84 (1)', 1]] }), /^malformed row/],
+    [JSON.stringify({ key, defaults: [[2056, 1676, 1]] }), /^malformed row/],
     [JSON.stringify({ key, defaults: [['2056']] }), /^malformed row/],
   ];
   for (const [text, problem] of damaged) {
@@ -171,7 +174,7 @@ test('the server loads the cache at start-up and answers cold searches from it; 
 
 test('meridian coordinates build-cache leaves a current cache alone and saves the registry index', () => {
   const dataDir = tempDir();
-  writeDerivedCache(derivedCachePath(dataDir), new Map([[2056, { code: 1676, accuracy: 1 }]]));
+  writeDerivedCache(derivedCachePath(dataDir), new Map([[2056, LV95]]));
   // Had it rebuilt (minutes of work), the report would say built: true.
   const run = spawnSync(process.execPath, [bin, 'coordinates', 'build-cache', '--data', dataDir], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);

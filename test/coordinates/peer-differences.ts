@@ -114,3 +114,25 @@ export const NEW_SINCE_PROJ_9_1 = new Set(['Lambert_Conic_Conformal_(1SP_variant
  * The peer is PROJ 9.1.1's cct running projinfo's pipeline with `+exact`.
  */
 export const FULL_MATRIX_ROTATION = new Set([10758]);
+
+/**
+ * CRSs whose default transformation (PROJ 9.9's first candidate to WGS 84) is not PROJ 9.1.1's
+ * first on the same registry, and why; their exports are not compared either.
+ */
+export const RANKED_OTHERWISE_SINCE_PROJ_9_1 = new Map<number, string>([
+  [
+    22619,
+    'PROJ 9.9 goes from NAD83(CSRS)v6 through NAD83(2011) (EPSG:9129 + 9774, 2 m, via geocentric conversions); PROJ 9.1.1 does not pass through that intermediate CRS and has only ATS77 chains whose grids are missing, then a ballpark',
+  ],
+]);
+
+/**
+ * Points where PROJ 9.9 applies another operation than cs2cs 9.1.1 on the same registry, as
+ * `ours|cs2cs` operation names: since PROJ 9.3 (OSGeo/PROJ 89943df4a, "tune ordering of operations
+ * based on areas", issue #3854), of two operations of the same accuracy whose areas hold the point,
+ * the one with the smaller area is used; 9.1.1 keeps the first. Both give the same numbers here
+ * (the same Helmert parameters), so results still agree.
+ */
+export const SMALLER_AREA_SINCE_PROJ_9_3 = new Map([
+  ['ED50 to WGS 84 (6)|ED50 to WGS 84 (2)', 'UK onshore (6) is smaller than "Austria; Denmark; France; Germany (west); Netherlands; Switzerland" (2); both 6 m, the same parameters'],
+]);

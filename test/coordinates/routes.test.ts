@@ -31,12 +31,18 @@ describe('GET /coordinates/transform/{coordinates}.json', () => {
         { x: 8.5, y: 47.3, z: 400 },
         { x: -73.9, y: 40.7, z: 0 },
       ],
+      operations: [
+        { code: null, name: 'Null geographic offset from WGS 84 to WGS 84' },
+        { code: null, name: 'Null geographic offset from WGS 84 to WGS 84' },
+      ],
       transformer_selection_strategy: 'auto',
     });
     const swiss = await get('/coordinates/transform/8.5,47.3.json?s_srs=4326&t_srs=2056');
     assert.equal(swiss.status, 200);
     assert.ok(Math.abs(swiss.body.results[0].x - 2680270.551) < 1e-3);
     assert.ok(Math.abs(swiss.body.results[0].y - 1239333.170) < 1e-3);
+    // The operation applied, with its EPSG code: CH1903+ to WGS 84 (1), inverted, then the projection.
+    assert.deepEqual(swiss.body.operations, [{ code: 1676, name: 'Inverse of CH1903+ to WGS 84 (1) + Swiss Oblique Mercator 1995' }]);
   });
 
   test('reports the strategy used with ops', async () => {
@@ -62,6 +68,14 @@ describe('GET /coordinates/transform/{coordinates}.json', () => {
       '/coordinates/transform/1,2.json?ops=abc',
       '/coordinates/transform/1,2.json?ops=99999999',
       '/coordinates/transform/0,95.json?t_srs=3857',
+      // An operation whose area misses the CRS's, projections PROJ does not implement, a height with no operation to WGS 84.
+      '/coordinates/transform/0,0.json?s_srs=2964&ops=1174',
+      '/coordinates/transform/10,50.json?t_srs=2299',
+      '/coordinates/transform/10,50.json?t_srs=3144',
+      '/coordinates/transform/20,-30.json?t_srs=2963',
+      '/coordinates/transform/20,-30.json?t_srs=5017',
+      '/coordinates/transform/-100,40.json?s_srs=5773',
+      '/coordinates/transform/400000,300000.json?s_srs=3168&ops=8659',
     ];
     for (const url of cases) {
       const response = await get(url);

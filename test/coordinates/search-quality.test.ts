@@ -35,7 +35,8 @@ interface Case {
 
 const CASES: Case[] = [
   // The issue's list.
-  { query: 'swiss', first: 2056, name: /^CH1903\+ \/ LV95$/ },
+  // Switzerland's systems next, not Switzerland County's (Indiana): NAD83(2011) / InGCS Dearborn-Ohio-Switzerland.
+  { query: 'swiss', first: 2056, name: /^CH1903\+ \/ LV95$/, second: 21781, leading: /^CH1903\b/ },
   { query: 'swiss grid', first: 2056, name: /^CH1903\+ \/ LV95$/ },
   { query: 'germany', first: 25832, name: /^ETRS89 \/ UTM zone 32N$/, second: 25833, after: [31466, 31467, 31468, 31469] },
   { query: 'google', first: 3857, name: /^WGS 84 \/ Pseudo-Mercator$/ },
@@ -56,6 +57,9 @@ const CASES: Case[] = [
   { query: 'state plane new york', first: 2263, name: /^NAD83 \/ New York Long Island \(ftUS\)$/, leading: /^NAD83 \/ New York / },
   { query: 'navd88', first: 5703, name: /^NAVD88 height$/, after: [6357, 6358] },
   { query: 'polar stereographic', first: 3413, name: /Polar Stereographic North$/, onPage: [3031, 3995, 3976, 32661, 32761] },
+  // Weak queries of issue 18: a country's name finds its systems.
+  { query: 'brazil', first: 4674, name: /^SIRGAS 2000$/, onPage: [29101, 5880] },
+  { query: 'irish grid', first: 2157, name: /Irish Transverse Mercator$/, onPage: [29902, 29903] },
   // National grids and frames by their common names.
   { query: 'rd new', first: 28992, name: /^RD$/ },
   { query: 'amersfoort', first: 28992, name: /^RD$/ },

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { crsInfo } from '../../src/coordinates/proj.js';
 import { parseCoordinates, parseOperations, PlanCache, TransformError, transformPoints, type XYZ } from '../../src/coordinates/transform.js';
 import { requirePeers } from '../peers.js';
-import { LAEA_INVERSE_SOURCES, laeaEuropeInverse, PEER_ON_DEBIAN_REGISTRY } from './peer-differences.js';
+import { LAEA_INVERSE_SOURCES, laeaEuropeInverse, PEER_ON_DEBIAN_REGISTRY, SMALLER_AREA_SINCE_PROJ_9_3 } from './peer-differences.js';
 import { sameRegistry } from './peer-registry.js';
 
 describe('parsing', () => {
@@ -173,4 +173,50 @@ test('results equal cs2cs on the same registry to 1e-6 m or 1e-9 degrees for 500
     });
   }
   assert.ok(compared >= 500, `compared ${compared}`);
+});
+
+/** The operation cs2cs applies to one point, as it logs it with PROJ_DEBUG=2 ("Using coordinate operation ..."), on the same registry. */
+function cs2csOperation(source: number, target: number, point: XYZ): string | null {
+  const input = (northFirst(source) ? [point.y, point.x, point.z] : [point.x, point.y, point.z]).map((v) => v.toPrecision(17)).join(' ');
+  const run = spawnSync('cs2cs', [`EPSG:${source}`, `EPSG:${target}`], { input, encoding: 'utf8', env: { ...sameRegistry, PROJ_DEBUG: '2' } });
+  return /Using coordinate operation (.*)/.exec(run.stderr)?.[1] ?? null;
+}
+
+test('each point names the operation PROJ applied to it, as cs2cs reports it, where PROJ picks among several per point', () => {
+  requirePeers('proj');
+  const next = random(20_2026);
+  const cache = new PlanCache();
+  // MGI: Austria (3) and Styria (8); DHDN: the BETA2007 grid and the Helmerts; ED50 and NAD27 across many areas; OSGB36.
+  const cases: [number, number, [number, number, number, number]][] = [
+    [4312, 4326, [9.6, 46.5, 17.1, 49]],
+    [4314, 4326, [6, 47.3, 15, 55]],
+    [4230, 4326, [-9, 36, 30, 70]],
+    [4267, 4326, [-125, 25, -67, 49]],
+    [4326, 27700, [-7, 50, 1.7, 58.6]],
+    [4326, 31467, [6, 47.3, 15, 55]],
+  ];
+  let named = 0;
+  const disagreements: string[] = [];
+  for (const [source, target, [west, south, east, north]] of cases) {
+    const points = Array.from({ length: 12 }, () => ({ x: west + (east - west) * next(), y: south + (north - south) * next(), z: 0 }));
+    const ours = points.map((point) => {
+      try {
+        return transformPoints(cache, [point], source, target, []).operations[0]!.name;
+      } catch {
+        return null;
+      }
+    });
+    points.forEach((point, i) => {
+      const theirs = cs2csOperation(source, target, point);
+      if (theirs === null) return;
+      named++;
+      if (ours[i] !== theirs && !SMALLER_AREA_SINCE_PROJ_9_3.has(`${ours[i]}|${theirs}`)) {
+        disagreements.push(`EPSG:${source} -> EPSG:${target} ${JSON.stringify(point)}: ours ${ours[i]}, cs2cs ${theirs}`);
+      }
+    });
+  }
+  assert.deepEqual(disagreements, []);
+  assert.ok(named >= 50, `named ${named}`);
+  // The code is EPSG's: MGI to WGS 84 (8) is EPSG:1194.
+  assert.deepEqual(transformPoints(cache, [{ x: 15.4, y: 47.1, z: 0 }], 4312, 4326, []).operations, [{ code: 1194, name: 'MGI to WGS 84 (8)' }]);
 });

@@ -114,6 +114,13 @@ export function renderCoordinates(main: HTMLElement): () => void {
     return tr;
   }
 
+  /** "EPSG:8094 NTF (Paris) to NTF (1) + NTF to WGS 84 (1)"; a chain EPSG has no code for lists its steps' codes. */
+  function defaultTransformation(operation: SearchItem['default_transformation']): string | null {
+    if (!operation) return null;
+    const code = operation.code ?? operation.steps.map((step) => step.code).join(' + ');
+    return `EPSG:${code} ${operation.name}`;
+  }
+
   function showDetails(item: SearchItem): void {
     const code = `${item.id.authority}:${item.id.code}`;
     const exportsSlot = h('div', { class: 'exports' });
@@ -125,7 +132,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
       ['Area', item.area],
       ['Bounds', item.bbox ? item.bbox.join(', ') : null],
       ['Unit', item.unit],
-      ['Default transformation', item.default_transformation ? `EPSG:${item.default_transformation.code}` : null],
+      ['Default transformation', defaultTransformation(item.default_transformation)],
       ['Accuracy', item.accuracy === null ? null : `${item.accuracy} m`],
       ['Transformations to WGS 84', transformations.length ? transformations.join(', ') : null],
     ];
@@ -204,14 +211,19 @@ export function renderCoordinates(main: HTMLElement): () => void {
       const places = decimalsFor(unit);
       const shown = result.results.map((r) => [r.x.toFixed(places), r.y.toFixed(places), r.z.toFixed(3)]);
       const text = (values: string[]) => values.join(',');
+      // The operation PROJ applied to each point: its EPSG code when it has one, and its name.
+      const operation = (i: number) => {
+        const used = result.operations[i];
+        return used ? h('td', { class: 'operation' }, used.code === null ? '' : h('span', { class: 'nowrap' }, `EPSG:${used.code} `), used.name) : h('td', {});
+      };
       fill(
         transformed,
-        h('p', { class: 'muted' }, `Operation chosen: ${result.transformer_selection_strategy}. `, `x and y in ${unit ?? 'the target’s unit'} (${places} decimals), z in metres.`),
+        h('p', { class: 'muted' }, `Selection: ${result.transformer_selection_strategy}. `, `x and y in ${unit ?? 'the target’s unit'} (${places} decimals), z in metres.`),
         h(
           'table',
           { class: 'results' },
-          h('thead', {}, h('tr', {}, h('th', {}, 'x'), h('th', {}, 'y'), h('th', {}, 'z'), h('th', {}, copyButton(() => shown.map(text).join('\n'), 'Copy all')))),
-          h('tbody', {}, ...shown.map((values) => h('tr', {}, ...values.map((value) => h('td', { class: 'number' }, value)), h('td', {}, copyButton(() => text(values)))))),
+          h('thead', {}, h('tr', {}, h('th', {}, 'x'), h('th', {}, 'y'), h('th', {}, 'z'), h('th', {}, 'Operation applied'), h('th', {}, copyButton(() => shown.map(text).join('\n'), 'Copy all')))),
+          h('tbody', {}, ...shown.map((values, i) => h('tr', {}, ...values.map((value) => h('td', { class: 'number' }, value)), operation(i), h('td', {}, copyButton(() => text(values)))))),
         ),
       );
     } catch (error) {
