@@ -65,7 +65,7 @@ export interface Meridian {
   weatherDirectory: string;
   /** Decodes and tiles ingested files on the weather worker pool. */
   prepareIngest: IngestPreparer;
-  /** `progress`: where a long operation (a fetch) shows how far it is. */
+  /** `progress`: where a long operation (a fetch, an ingest) shows how far it is. */
   admin(request: AdminRequest, progress?: Progress): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -276,7 +276,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
         'Meridian is serving',
       );
       if (db.kind === 'pglite') {
-        // A command's fetch run by this server shows its progress in the server's log.
+        // A command's fetch or ingest run by this server shows its progress in the server's log.
         stopControl = await startControlServer(controlSocketPath(config.dataDir), (request) =>
           meridian.admin(request as AdminRequest, progressToLog(publicApp.log, { command: (request as { op?: unknown }).op })),
         );
