@@ -169,15 +169,22 @@ test('bad usage and bad configuration exit non-zero with a message', async () =>
   assert.match(badConfig.stderr, /"port".*MERIDIAN_PORT/);
 });
 
-test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it cleanly', async () => {
+/** `meridian serve` on a free port with the maps folder unwatched; `log.text` gathers what it writes. */
+async function serve(extraEnv: NodeJS.ProcessEnv) {
   const port = await freePort();
   const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data', config.dataDir], {
-    env: { ...env, MERIDIAN_USAGE_FLUSH_MS: '200', MERIDIAN_MAPS_WATCH: 'false' },
+    env: { ...env, MERIDIAN_MAPS_WATCH: 'false', ...extraEnv },
   });
-  let output = '';
-  server.stdout.on('data', (chunk) => (output += chunk));
-  server.stderr.on('data', (chunk) => (output += chunk));
+  const log = { text: '' };
+  server.stdout.on('data', (chunk) => (log.text += chunk));
+  server.stderr.on('data', (chunk) => (log.text += chunk));
   const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
+  return { port, server, log, exited };
+}
+
+test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it cleanly', async () => {
+  const { port, server, log, exited } = await serve({ MERIDIAN_USAGE_FLUSH_MS: '200' });
+  const output = () => log.text;
   try {
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
@@ -187,7 +194,7 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) assert.fail(`server did not start: ${output}`);
+      if (Date.now() > deadline) assert.fail(`server did not start: ${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const created = await run(['accounts', 'create', 'while-serving']);
@@ -222,34 +229,27 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
     assert.ok(!(await listed()).includes('hup'), 'not watched: not loaded yet');
     server.kill('SIGHUP');
     for (let attempt = 0; !(await listed()).includes('hup'); attempt++) {
-      if (attempt === 100) assert.fail(`SIGHUP did not reload the maps: ${output}`);
+      if (attempt === 100) assert.fail(`SIGHUP did not reload the maps: ${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
     server.kill('SIGTERM');
   }
-  assert.equal(await exited, 0, output);
+  assert.equal(await exited, 0, output());
 });
 
 test('weather ingest through a running server logs its start, progress and end in the server log', { skip: onPostgres && 'on PostgreSQL the command ingests itself; the control socket serves the embedded database' }, async () => {
-  const port = await freePort();
-  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data', config.dataDir], {
-    env: { ...env, MERIDIAN_LOG_LEVEL: 'info', MERIDIAN_MAPS_WATCH: 'false' },
-  });
-  let log = '';
-  server.stdout.on('data', (chunk) => (log += chunk));
-  server.stderr.on('data', (chunk) => (log += chunk));
-  const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
+  const { server, log, exited } = await serve({ MERIDIAN_LOG_LEVEL: 'info' });
   try {
-    for (let attempt = 0; !log.includes('Meridian is serving'); attempt++) {
-      if (attempt === 300) assert.fail(`server did not start: ${log}`);
+    for (let attempt = 0; !log.text.includes('Meridian is serving'); attempt++) {
+      if (attempt === 300) assert.fail(`server did not start: ${log.text}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const ingested = await run(['weather', 'ingest', '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2', '--model', 'gfs', '--attribution', 'GFS']);
     assert.equal(ingested.code, 0, ingested.stderr);
     const keyframes = JSON.parse(ingested.stdout).runs[0].keyframes.length;
     assert.equal(ingested.stderr, '', 'the progress is in the server log, not on the command');
-    const lines = log.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { command?: string; phase?: string; msg: string; percent?: number; total?: number });
+    const lines = log.text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { command?: string; phase?: string; msg: string; percent?: number; total?: number });
     const tiling = lines.filter((line) => line.command === 'weather.ingest' && line.phase === `Tiling ${keyframes} field(s)`);
     assert.deepEqual(tiling[0], { ...tiling[0], msg: 'started', total: keyframes });
     assert.ok(tiling.some((line) => line.msg === 'progress' && line.percent === 50), JSON.stringify(tiling));
@@ -258,7 +258,7 @@ test('weather ingest through a running server logs its start, progress and end i
   } finally {
     server.kill('SIGTERM');
   }
-  assert.equal(await exited, 0, log);
+  assert.equal(await exited, 0, log.text);
 });
 
 test('maps import: a street map from an OSM sample with plain progress lines off a terminal, and bad input named', async () => {
