@@ -23,6 +23,17 @@ export interface ApiKeySettings {
   quota?: KeyQuota | null;
 }
 
+/** A key's limit and quota from their columns (null columns: none of its own). */
+export function storedLimits(row: { rate_limit_rps: number | null; rate_limit_burst: number | null; quota_monthly: string | null }): {
+  rate_limit: KeyRateLimit | null;
+  quota: KeyQuota | null;
+} {
+  return {
+    rate_limit: row.rate_limit_rps === null || row.rate_limit_burst === null ? null : { requests_per_second: row.rate_limit_rps, burst: row.rate_limit_burst },
+    quota: row.quota_monthly === null ? null : { requests_per_month: Number(row.quota_monthly) },
+  };
+}
+
 /** The schema of a key's rate limit, in `APIKeySettings` and `APIKey`. */
 export const keyRateLimitSchema = {
   type: ['object', 'null'],

@@ -5,7 +5,7 @@ import { hashToken, newToken, type TokenCipher } from '../platform/secrets.js';
 import type { PageCursors } from './cursor.js';
 import { parseOriginRule, type OriginRule } from './origins.js';
 import type { RateLimitSettings } from '../platform/rate-limit.js';
-import type { ApiKeySettings, KeyQuota, KeyRateLimit } from './settings.js';
+import { storedLimits, type ApiKeySettings, type KeyQuota, type KeyRateLimit } from './settings.js';
 
 /** An API key as the key-management API returns it (spec `APIKey`, plus `name`). */
 export interface ApiKey {
@@ -230,14 +230,15 @@ export class ApiKeyStore {
       Buffer.from(tokenHashHex, 'hex'),
     ]);
     if (!row) return null;
+    const { rate_limit, quota } = storedLimits(row);
     return {
       id: row.id,
       accountId: row.account_id,
       tokenHashHex: Buffer.from(row.token_hash).toString('hex'),
       origins: row.origins.map((text) => parseOriginRule(text)).filter((rule): rule is OriginRule => rule !== null),
       userAgent: row.user_agent,
-      rateLimit: row.rate_limit_rps === null || row.rate_limit_burst === null ? null : { requestsPerSecond: row.rate_limit_rps, burst: row.rate_limit_burst },
-      monthlyQuota: row.quota_monthly === null ? null : Number(row.quota_monthly),
+      rateLimit: rate_limit && { requestsPerSecond: rate_limit.requests_per_second, burst: rate_limit.burst },
+      monthlyQuota: quota?.requests_per_month ?? null,
     };
   }
 
@@ -259,8 +260,7 @@ export class ApiKeyStore {
       description: row.description,
       user_agent: row.user_agent,
       origins: row.origins,
-      rate_limit: row.rate_limit_rps === null || row.rate_limit_burst === null ? null : { requests_per_second: row.rate_limit_rps, burst: row.rate_limit_burst },
-      quota: row.quota_monthly === null ? null : { requests_per_month: Number(row.quota_monthly) },
+      ...storedLimits(row),
       created: row.created.toISOString(),
       changed: row.changed.toISOString(),
     };

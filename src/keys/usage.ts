@@ -1,5 +1,5 @@
 import type { Database } from '../platform/storage/database.js';
-import type { KeyQuota, KeyRateLimit } from './settings.js';
+import { storedLimits, type KeyQuota, type KeyRateLimit } from './settings.js';
 
 export interface UsageRow {
   key_id: string;
@@ -180,18 +180,10 @@ export class UsageRecorder {
       ),
     ]);
     const byKey = new Map(
-      keys.map((key) => [
-        key.id,
-        {
-          id: key.id,
-          name: key.name,
-          lastUsed: key.last_used,
-          rateLimit: key.rate_limit_rps === null || key.rate_limit_burst === null ? null : { requests_per_second: key.rate_limit_rps, burst: key.rate_limit_burst },
-          quota: key.quota_monthly === null ? null : { requests_per_month: Number(key.quota_monthly) },
-          monthRequests: Number(key.month_requests),
-          counts: [] as UsageCount[],
-        },
-      ]),
+      keys.map((key) => {
+        const { rate_limit: rateLimit, quota } = storedLimits(key);
+        return [key.id, { id: key.id, name: key.name, lastUsed: key.last_used, rateLimit, quota, monthRequests: Number(key.month_requests), counts: [] as UsageCount[] }];
+      }),
     );
     for (const row of counts) byKey.get(row.key_id)?.counts.push({ day: row.day, area: row.area, requests: Number(row.requests) });
     return { keys: [...byKey.values()] };
