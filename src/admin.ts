@@ -51,7 +51,7 @@ export interface AdminServices {
   prepareIngest?: IngestPreparer;
 }
 
-/** `progress` shows long operations (a fetch) to whoever asked: the command's terminal, or the server's log. */
+/** `progress` shows long operations (a fetch, an ingest) to whoever asked: the command's terminal, or the server's log. */
 export async function runAdmin(services: AdminServices, request: AdminRequest, progress?: Progress): Promise<unknown> {
   switch (request.op) {
     case 'accounts.create':
@@ -103,7 +103,7 @@ export async function runAdmin(services: AdminServices, request: AdminRequest, p
           format: weather.tileFormat,
           keepRuns: weather.keepRuns,
           orphanGraceMs: weather.ingestTimeoutMs,
-        }, services.prepareIngest);
+        }, services.prepareIngest, progress);
       } catch (error) {
         if (error instanceof IngestError) throw new ControlError(error.message);
         throw error;

@@ -32,6 +32,7 @@ import { Metrics } from './platform/metrics.js';
 import { metricsRoute } from './platform/metrics-route.js';
 import { pingRoute } from './keys/ping.js';
 import { KeyGate } from './keys/gate.js';
+import { QuotaMeter } from './keys/quota.js';
 import { platformMigrations } from './platform/migrations.js';
 import { consoleBuilt, consoleRoutes } from './platform/console.js';
 import { landingRoute } from './platform/landing.js';
@@ -65,7 +66,7 @@ export interface Meridian {
   weatherDirectory: string;
   /** Decodes and tiles ingested files on the weather worker pool. */
   prepareIngest: IngestPreparer;
-  /** `progress`: where a long operation (a fetch) shows how far it is. */
+  /** `progress`: where a long operation (a fetch, an ingest) shows how far it is. */
   admin(request: AdminRequest, progress?: Progress): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -148,10 +149,13 @@ export interface Server {
   close(): Promise<void>;
 }
 
-/** Token buckets of `settings`, in memory or (with `redisUrl`) shared by instances under `prefix`. */
-function createRateLimiter(settings: RateLimitSettings, prefix: string, config: Config, db: Database, log: FastifyBaseLogger): RateLimiter {
+/**
+ * Token buckets of `settings`, in memory or (with `redisUrl`) shared by instances under `prefix`.
+ * `perKey`: keys may bring limits of their own, so buckets are kept even when `settings` limit nothing.
+ */
+function createRateLimiter(settings: RateLimitSettings, prefix: string, config: Config, db: Database, log: FastifyBaseLogger, perKey = false): RateLimiter {
   const { requestsPerSecond, burst } = settings;
-  if (requestsPerSecond === 0) return new NoRateLimiter();
+  if (requestsPerSecond === 0 && !perKey) return new NoRateLimiter();
   if (!config.redisUrl) return new MemoryRateLimiter({ requestsPerSecond, burst });
   let lastWarning = 0;
   return new RedisRateLimiter(config.redisUrl, `meridian:${db.schema}:${prefix}:`, { requestsPerSecond, burst }, (error) => {
@@ -174,7 +178,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const separateAdmin = config.admin.port !== null;
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;
 
-  const limiter = createRateLimiter(config.rateLimit, 'rate', config, db, publicApp.log);
+  const limiter = createRateLimiter(config.rateLimit, 'rate', config, db, publicApp.log, true);
   const managementLimiter = createRateLimiter(config.management, 'management', config, db, publicApp.log);
   const unknownKeyLimiter = createRateLimiter(config.unknownKeys, 'unknown-keys', config, db, publicApp.log);
   await Promise.all([limiter.ready(), managementLimiter.ready(), unknownKeyLimiter.ready()]);
@@ -184,6 +188,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     limiter,
     unknownKeyLimiter,
     usage: meridian.usage,
+    quotas: new QuotaMeter(db, meridian.usage, config.usage.flushIntervalMs, config.gate.cacheSize),
     cacheSize: config.gate.cacheSize,
     negativeCacheMs: config.gate.negativeCacheMs,
     negativeCacheSize: config.gate.negativeCacheSize,
@@ -276,7 +281,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
         'Meridian is serving',
       );
       if (db.kind === 'pglite') {
-        // A command's fetch run by this server shows its progress in the server's log.
+        // A command's fetch or ingest run by this server shows its progress in the server's log.
         stopControl = await startControlServer(controlSocketPath(config.dataDir), (request) =>
           meridian.admin(request as AdminRequest, progressToLog(publicApp.log, { command: (request as { op?: unknown }).op })),
         );

@@ -351,8 +351,9 @@ async function runAdmin(config: Config, request: AdminRequest): Promise<unknown>
   }
   const meridian = await openMeridian(config);
   try {
-    // In this process, a fetch shows its progress on the terminal (through a server, in its log).
-    return await meridian.admin(request, request.op === 'weather.fetch' ? progressOn(process.stderr) : undefined);
+    // In this process, a fetch or an ingest shows its progress on the terminal (through a server, in its log).
+    const long = request.op === 'weather.fetch' || request.op === 'weather.ingest';
+    return await meridian.admin(request, long ? progressOn(process.stderr) : undefined);
   } finally {
     await meridian.close();
   }

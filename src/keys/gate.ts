@@ -1,12 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originAllowed } from './origins.js';
 import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
+import { quotaMonth, type QuotaMeter } from './quota.js';
 import type { UsageArea, UsageRecorder } from './usage.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 import type { KeyRefusal, Metrics } from '../platform/metrics.js';
 import { clientNetwork } from '../platform/client-network.js';
-import { rateLimitedError, type RateDecision, type RateLimiter } from '../platform/rate-limit.js';
+import { rateLimitedError, rateLimitHeaders, type BucketState, type RateDecision, type RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
 import { DatabaseUnavailableError, type Database } from '../platform/storage/database.js';
 
@@ -32,7 +33,7 @@ export const gatedRoute = {
   security: [{ apiKey: [] }],
   response: {
     403: { $ref: 'ErrorBody#', description: keyRejectedMessage },
-    429: { $ref: 'ErrorBody#', description: 'Rate limit of the key, or of unknown keys from the client address, exceeded; see Retry-After' },
+    429: { $ref: 'ErrorBody#', description: "Rate limit or monthly quota of the key, or the budget of unknown keys from the client address, exceeded; see Retry-After" },
     503: { $ref: 'ErrorBody#', description: GATE_UNAVAILABLE },
   },
 } as const;
@@ -50,6 +51,8 @@ export interface KeyGateOptions {
    */
   unknownKeyLimiter: RateLimiter;
   usage: UsageRecorder;
+  /** This month's requests of keys with a quota. */
+  quotas: QuotaMeter;
   cacheSize: number;
   negativeCacheMs: number;
   negativeCacheSize: number;
@@ -156,9 +159,9 @@ export class KeyGate {
     };
     const found = this.lookup(hashHex, request.ip);
     if (found instanceof Promise) {
-      found.then((key) => this.admit(area, request, hashHex, key, done), failed);
+      found.then((key) => this.admit(area, request, reply, hashHex, key, done), failed);
     } else {
-      this.admit(area, request, hashHex, found, done);
+      this.admit(area, request, reply, hashHex, found, done);
     }
   }
 
@@ -172,12 +175,12 @@ export class KeyGate {
     return new ApiError(keyRejectedMessage, 'forbidden');
   }
 
-  private rateLimited(request: FastifyRequest, limit: 'key' | 'unknown-keys', keyId: string | null): void {
+  private rateLimited(request: FastifyRequest, limit: 'key' | 'quota' | 'unknown-keys', keyId: string | null): void {
     this.options.metrics?.rateLimited(limit);
     request.log.info({ rateLimit: limit, keyId }, 'rate limited');
   }
 
-  private admit(area: UsageArea, request: FastifyRequest, hashHex: string, key: GateKey | null, done: (error?: Error) => void): void {
+  private admit(area: UsageArea, request: FastifyRequest, reply: FastifyReply, hashHex: string, key: GateKey | null, done: (error?: Error) => void): void {
     const headers = request.headers;
     if (!key || !sameHexHash(key.tokenHashHex, hashHex)) {
       done(this.refuse(request, 'unknown', null));
@@ -191,19 +194,33 @@ export class KeyGate {
       done(this.refuse(request, 'user-agent', key.id));
       return;
     }
-    const decided = (decision: RateDecision) => {
-      if (!decision.allowed) {
-        this.rateLimited(request, 'key', key.id);
-        done(rateLimitedError('Rate limit exceeded for this key', decision));
+    const quota = key.monthlyQuota;
+    const limited = (used: number | null) => {
+      if (quota !== null && used !== null && used >= quota) {
+        this.rateLimited(request, 'quota', key.id);
+        done(quotaExhausted(quota));
         return;
       }
-      this.options.usage.record(key.id, key.accountId, area);
-      request.apiKey = { id: key.id, accountId: key.accountId };
-      done();
+      const decided = (decision: RateDecision) => {
+        if (!decision.allowed) {
+          this.rateLimited(request, 'key', key.id);
+          done(rateLimitedError('Rate limit exceeded for this key', decision));
+          return;
+        }
+        if (quota !== null) this.options.quotas.admitted(key.id);
+        this.options.usage.record(key.id, key.accountId, area);
+        request.apiKey = { id: key.id, accountId: key.accountId };
+        const closest = closestLimit(decision.bucket, quota === null || used === null ? null : quotaState(quota, used + 1));
+        if (closest) for (const [name, value] of Object.entries(rateLimitHeaders(closest))) reply.header(name, value);
+        done();
+      };
+      const decision = this.options.limiter.take(key.id, key.rateLimit ?? undefined);
+      if (decision instanceof Promise) decision.then(decided, done);
+      else decided(decision);
     };
-    const decision = this.options.limiter.take(key.id);
-    if (decision instanceof Promise) decision.then(decided, done);
-    else decided(decision);
+    const used = quota === null ? null : this.options.quotas.used(key.id);
+    if (used instanceof Promise) used.then(limited, done);
+    else limited(used);
   }
 
   invalidate(tokenHashHex: string): void {
@@ -293,4 +310,26 @@ export class KeyGate {
     this.cache.delete(hex);
     if (this.options.negativeCacheMs > 0) this.unknown.set(hex, true);
   }
+}
+
+/** A monthly quota as the `RateLimit-*` headers tell it, after `used` requests this month. */
+function quotaState(quota: number, used: number, now = Date.now()): BucketState {
+  return { limit: quota, remaining: Math.max(0, quota - used), reset: Math.ceil((quotaMonth(now).resets.getTime() - now) / 1000) };
+}
+
+/** The limit nearer to refusing, which the headers tell (as the IETF draft lets a server choose). */
+function closestLimit(bucket: BucketState | undefined, quota: BucketState | null): BucketState | null {
+  if (!bucket) return quota;
+  if (!quota) return bucket;
+  return quota.remaining < bucket.remaining ? quota : bucket;
+}
+
+/** The 429 of a key whose quota is used up, naming the quota and when it resets. */
+function quotaExhausted(quota: number, now = Date.now()): ApiError {
+  const state = quotaState(quota, quota, now);
+  const resets = quotaMonth(now).resets.toISOString().replace('.000Z', 'Z');
+  return new ApiError(`Monthly quota of ${quota} requests for this key is used up; it resets at ${resets}`, 'rate-limited', {
+    'retry-after': String(state.reset),
+    ...rateLimitHeaders(state),
+  });
 }

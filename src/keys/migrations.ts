@@ -53,4 +53,15 @@ export const keysMigrations: Migration[] = [
       ALTER TABLE api_key_usage ADD PRIMARY KEY (key_id, day, area);
     `,
   },
+  {
+    version: 102,
+    name: 'per-key rate limits and monthly quotas',
+    // Null: the server's rate limit, and no quota.
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN rate_limit_rps double precision;
+      ALTER TABLE api_keys ADD COLUMN rate_limit_burst integer;
+      ALTER TABLE api_keys ADD COLUMN quota_monthly bigint;
+      ALTER TABLE api_keys ADD CONSTRAINT api_keys_rate_limit_whole CHECK ((rate_limit_rps IS NULL) = (rate_limit_burst IS NULL));
+    `,
+  },
 ];

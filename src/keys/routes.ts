@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { rateLimitedError, type RateLimiter } from '../platform/rate-limit.js';
 import { ApiError, NotFoundError } from '../platform/errors.js';
 import type { AccountStore } from './accounts.js';
-import { normalizeSettings, type ApiKeySettings } from './settings.js';
+import { keyQuotaSchema, keyRateLimitSchema, normalizeSettings, type ApiKeySettings } from './settings.js';
 import type { ApiKeyStore } from './store.js';
 import { usageAreas, type UsageRecorder } from './usage.js';
 
@@ -18,7 +18,7 @@ declare module 'fastify' {
 export const apiKeySchema = {
   $id: 'APIKey',
   type: 'object',
-  required: ['id', 'name', 'token', 'description', 'user_agent', 'origins', 'created', 'changed'],
+  required: ['id', 'name', 'token', 'description', 'user_agent', 'origins', 'rate_limit', 'quota', 'created', 'changed'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
@@ -26,6 +26,8 @@ export const apiKeySchema = {
     description: { type: ['string', 'null'] },
     user_agent: { type: ['string', 'null'] },
     origins: { type: 'array', items: { type: 'string' } },
+    rate_limit: keyRateLimitSchema,
+    quota: keyQuotaSchema,
     created: { type: 'string', format: 'date-time' },
     changed: { type: 'string', format: 'date-time' },
   },
@@ -61,7 +63,7 @@ export const accountUsageSchema = {
     until: { type: 'string', format: 'date', description: 'Last UTC day counted (today)' },
     rate_limit: {
       type: 'object',
-      description: "Every key's rate limit on this server (a token bucket per key and instance, or shared through Redis)",
+      description: "The server's rate limit, of every key without one of its own (a token bucket per key and instance, or shared through Redis)",
       required: ['requests_per_second', 'burst'],
       properties: { requests_per_second: { type: 'number', description: '0: not limited' }, burst: { type: 'integer' } },
     },
@@ -73,10 +75,13 @@ export const accountUsageSchema = {
       description: 'Every key of the account in creation order, then deleted keys used in the period',
       items: {
         type: 'object',
-        required: ['id', 'name', 'last_used', 'total', 'days'],
+        required: ['id', 'name', 'rate_limit', 'quota', 'month_requests', 'last_used', 'total', 'days'],
         properties: {
           id: { type: 'string', format: 'uuid' },
           name: { type: ['string', 'null'], description: 'null once the key is deleted' },
+          rate_limit: { ...keyRateLimitSchema, description: "The key's own rate limit; null: the server's (`rate_limit` above), or a deleted key" },
+          quota: { ...keyQuotaSchema, description: "The key's monthly quota; null: none, or a deleted key" },
+          month_requests: { type: 'integer', description: 'Requests of the key in the current UTC calendar month, which its quota counts' },
           last_used: { type: ['string', 'null'], format: 'date-time', description: 'Last request admitted with the key, ever; null if none' },
           total: { type: 'integer', description: 'Requests in the period' },
           days: { type: 'array', items: usageCountSchema, description: 'Per day and area, oldest first' },
@@ -119,7 +124,7 @@ export async function keyManagementRoutes(
     limiter: RateLimiter;
     maxKeysPerAccount: number;
     usage: UsageRecorder;
-    /** The gate's per-key rate limit, which `/v1/usage` reports. */
+    /** The gate's per-key rate limit, which `/v1/usage` reports and keys' own limits may not exceed. */
     keyRateLimit: { requestsPerSecond: number; burst: number };
   },
 ): Promise<void> {
@@ -148,7 +153,7 @@ export async function keyManagementRoutes(
   });
 
   const settingsFrom = (body: ApiKeySettings): ApiKeySettings => {
-    const settings = normalizeSettings(body);
+    const settings = normalizeSettings(body, options.keyRateLimit);
     if (typeof settings === 'string') throw new ApiError(settings);
     return settings;
   };
@@ -248,7 +253,7 @@ export async function keyManagementRoutes(
       schema: {
         ...common,
         summary: "Usage of the account's keys",
-        description: 'Requests admitted by the key gate per key, UTC day and area of the API over the last `days` days (today included), with totals, each key\'s last use and the rate limit every key has.',
+        description: 'Requests admitted by the key gate per key, UTC day and area of the API over the last `days` days (today included), with totals, each key\'s last use, rate limit, quota and requests this month, and the server\'s rate limit.',
         querystring: {
           type: 'object',
           properties: { days: { type: 'integer', minimum: 1, maximum: maxUsageDays, default: 30, description: 'Days counted, today included' } },
@@ -282,6 +287,9 @@ export async function keyManagementRoutes(
         keys: keyUsage.map((key) => ({
           id: key.id,
           name: key.name,
+          rate_limit: key.rateLimit,
+          quota: key.quota,
+          month_requests: key.monthRequests,
           last_used: key.lastUsed,
           total: key.counts.reduce((sum, count) => sum + count.requests, 0),
           days: key.counts,

@@ -1,12 +1,61 @@
 import { formatOriginRule, maxOriginRuleLength, maxOriginRules, parseOriginRule } from './origins.js';
 
-/** The body of create and change_settings (spec `APIKeySettings`, plus the optional `name`). */
+/** A key's own rate limit: a token bucket of `requests_per_second` refill and `burst` size. */
+export interface KeyRateLimit {
+  requests_per_second: number;
+  burst: number;
+}
+
+/** A key's quota: requests admitted per UTC calendar month. */
+export interface KeyQuota {
+  requests_per_month: number;
+}
+
+/** The body of create and change_settings (spec `APIKeySettings`, plus the optional `name`, `rate_limit` and `quota`). */
 export interface ApiKeySettings {
   name?: string;
   description?: string | null;
   user_agent?: string | null;
   origins?: string[];
+  /** null: the server's limit. */
+  rate_limit?: KeyRateLimit | null;
+  /** null: no quota. */
+  quota?: KeyQuota | null;
 }
+
+/** A key's limit and quota from their columns (null columns: none of its own). */
+export function storedLimits(row: { rate_limit_rps: number | null; rate_limit_burst: number | null; quota_monthly: string | null }): {
+  rate_limit: KeyRateLimit | null;
+  quota: KeyQuota | null;
+} {
+  return {
+    rate_limit: row.rate_limit_rps === null || row.rate_limit_burst === null ? null : { requests_per_second: row.rate_limit_rps, burst: row.rate_limit_burst },
+    quota: row.quota_monthly === null ? null : { requests_per_month: Number(row.quota_monthly) },
+  };
+}
+
+/** The schema of a key's rate limit, in `APIKeySettings` and `APIKey`. */
+export const keyRateLimitSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['requests_per_second', 'burst'],
+  properties: {
+    requests_per_second: { type: 'number', exclusiveMinimum: 0, description: 'Refill rate of the key\'s token bucket' },
+    burst: { type: 'integer', minimum: 1, description: 'Size of the key\'s token bucket' },
+  },
+  description: "The key's own rate limit, at most the server's (rate and burst each); null: the server's limit",
+} as const;
+
+/** The schema of a key's quota, in `APIKeySettings` and `APIKey`. */
+export const keyQuotaSchema = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  required: ['requests_per_month'],
+  properties: {
+    requests_per_month: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Requests admitted per UTC calendar month; beyond, 429 until the month ends' },
+  },
+  description: 'Requests the key may make per UTC calendar month; null: no quota',
+} as const;
 
 export const limits = {
   name: 128,
@@ -35,16 +84,25 @@ export const apiKeySettingsSchema = {
       items: { type: 'string', minLength: 1, maxLength: limits.origin },
       description: 'Allowed origins: example.com, *.example.com, optionally with scheme and port',
     },
+    rate_limit: keyRateLimitSchema,
+    quota: keyQuotaSchema,
   },
 } as const;
 
 /**
- * Checks what the schema cannot (origin syntax) and puts values in canonical form: origins
- * lower-cased and de-duplicated, an empty `user_agent` meaning no restriction.
+ * Checks what the schema cannot (origin syntax, a rate limit above the server's `maxRateLimit`,
+ * when the server limits at all) and puts values in canonical form: origins lower-cased and
+ * de-duplicated, an empty `user_agent` meaning no restriction.
  * Returns the message of the first problem instead when there is one.
  */
-export function normalizeSettings(input: ApiKeySettings): ApiKeySettings | string {
+export function normalizeSettings(input: ApiKeySettings, maxRateLimit: { requestsPerSecond: number; burst: number }): ApiKeySettings | string {
   const out: ApiKeySettings = { ...input };
+  // A key's limit may lower the server's, not lift it: accounts set their own keys' limits.
+  const { requestsPerSecond, burst } = maxRateLimit;
+  if (input.rate_limit && requestsPerSecond > 0) {
+    if (input.rate_limit.requests_per_second > requestsPerSecond) return `rate_limit.requests_per_second must be at most ${requestsPerSecond}, the server's limit`;
+    if (input.rate_limit.burst > burst) return `rate_limit.burst must be at most ${burst}, the server's limit`;
+  }
   if (input.origins !== undefined) {
     const canonical: string[] = [];
     for (const [index, text] of input.origins.entries()) {

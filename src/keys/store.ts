@@ -4,7 +4,8 @@ import type { Database } from '../platform/storage/database.js';
 import { hashToken, newToken, type TokenCipher } from '../platform/secrets.js';
 import type { PageCursors } from './cursor.js';
 import { parseOriginRule, type OriginRule } from './origins.js';
-import type { ApiKeySettings } from './settings.js';
+import type { RateLimitSettings } from '../platform/rate-limit.js';
+import { storedLimits, type ApiKeySettings, type KeyQuota, type KeyRateLimit } from './settings.js';
 
 /** An API key as the key-management API returns it (spec `APIKey`, plus `name`). */
 export interface ApiKey {
@@ -14,6 +15,8 @@ export interface ApiKey {
   description: string | null;
   user_agent: string | null;
   origins: string[];
+  rate_limit: KeyRateLimit | null;
+  quota: KeyQuota | null;
   created: string;
   changed: string;
 }
@@ -31,6 +34,10 @@ export interface GateKey {
   tokenHashHex: string;
   origins: OriginRule[];
   userAgent: string | null;
+  /** The key's own rate limit; null: the server's. */
+  rateLimit: RateLimitSettings | null;
+  /** Requests per UTC month; null: no quota. */
+  monthlyQuota: number | null;
 }
 
 interface Row {
@@ -41,6 +48,9 @@ interface Row {
   description: string | null;
   user_agent: string | null;
   origins: string[];
+  rate_limit_rps: number | null;
+  rate_limit_burst: number | null;
+  quota_monthly: string | null;
   created: Date;
   changed: Date;
 }
@@ -48,7 +58,8 @@ interface Row {
 /** 24 random bytes: 192 bits, 32 URL-safe characters. */
 const tokenBytes = 24;
 export const keyChangesTopic = 'api_keys';
-const columns = 'seq::text AS position, id, name, token_encrypted, description, user_agent, origins, created, changed';
+const columns =
+  'seq::text AS position, id, name, token_encrypted, description, user_agent, origins, rate_limit_rps, rate_limit_burst, quota_monthly::text AS quota_monthly, created, changed';
 
 /**
  * API keys of accounts. Every method is scoped to one account, so another account's key behaves
@@ -77,8 +88,8 @@ export class ApiKeyStore {
       const [counted] = await tx.query<{ count: string }>('SELECT count(*)::text AS count FROM api_keys WHERE account_id = $1', [accountId]);
       if (Number(counted!.count) >= maxKeys) throw new ApiError(`Key quota reached: an account holds at most ${maxKeys} keys`, 'forbidden');
       const [inserted] = await tx.query<Row>(
-        `INSERT INTO api_keys (id, account_id, name, token_hash, token_encrypted, description, user_agent, origins, created, changed)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now(), now())
+        `INSERT INTO api_keys (id, account_id, name, token_hash, token_encrypted, description, user_agent, origins, rate_limit_rps, rate_limit_burst, quota_monthly, created, changed)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), now())
          RETURNING ${columns}`,
         [
           id,
@@ -89,6 +100,9 @@ export class ApiKeyStore {
           settings.description ?? null,
           settings.user_agent ?? null,
           settings.origins ?? [],
+          settings.rate_limit?.requests_per_second ?? null,
+          settings.rate_limit?.burst ?? null,
+          settings.quota?.requests_per_month ?? null,
         ],
       );
       return inserted!;
@@ -136,6 +150,9 @@ export class ApiKeyStore {
            description = CASE WHEN $5 THEN $6 ELSE description END,
            user_agent = CASE WHEN $7 THEN $8 ELSE user_agent END,
            origins = CASE WHEN $9 THEN $10::text[] ELSE origins END,
+           rate_limit_rps = CASE WHEN $11 THEN $12::double precision ELSE rate_limit_rps END,
+           rate_limit_burst = CASE WHEN $11 THEN $13::integer ELSE rate_limit_burst END,
+           quota_monthly = CASE WHEN $14 THEN $15::bigint ELSE quota_monthly END,
            changed = now()
          WHERE account_id = $1 AND id = $2
          RETURNING ${columns}, token_hash`,
@@ -150,6 +167,11 @@ export class ApiKeyStore {
           settings.user_agent ?? null,
           settings.origins !== undefined,
           settings.origins ?? [],
+          settings.rate_limit !== undefined,
+          settings.rate_limit?.requests_per_second ?? null,
+          settings.rate_limit?.burst ?? null,
+          settings.quota !== undefined,
+          settings.quota?.requests_per_month ?? null,
         ],
       );
       if (updated) await this.announce(tx, updated.token_hash);
@@ -201,16 +223,22 @@ export class ApiKeyStore {
       token_hash: Uint8Array;
       origins: string[];
       user_agent: string | null;
-    }>('SELECT id, account_id, token_hash, origins, user_agent FROM api_keys WHERE token_hash = $1', [
+      rate_limit_rps: number | null;
+      rate_limit_burst: number | null;
+      quota_monthly: string | null;
+    }>('SELECT id, account_id, token_hash, origins, user_agent, rate_limit_rps, rate_limit_burst, quota_monthly::text AS quota_monthly FROM api_keys WHERE token_hash = $1', [
       Buffer.from(tokenHashHex, 'hex'),
     ]);
     if (!row) return null;
+    const { rate_limit, quota } = storedLimits(row);
     return {
       id: row.id,
       accountId: row.account_id,
       tokenHashHex: Buffer.from(row.token_hash).toString('hex'),
       origins: row.origins.map((text) => parseOriginRule(text)).filter((rule): rule is OriginRule => rule !== null),
       userAgent: row.user_agent,
+      rateLimit: rate_limit && { requestsPerSecond: rate_limit.requests_per_second, burst: rate_limit.burst },
+      monthlyQuota: quota?.requests_per_month ?? null,
     };
   }
 
@@ -232,6 +260,7 @@ export class ApiKeyStore {
       description: row.description,
       user_agent: row.user_agent,
       origins: row.origins,
+      ...storedLimits(row),
       created: row.created.toISOString(),
       changed: row.changed.toISOString(),
     };

@@ -1,4 +1,5 @@
 import type { Database } from '../platform/storage/database.js';
+import { storedLimits, type KeyQuota, type KeyRateLimit } from './settings.js';
 
 export interface UsageRow {
   key_id: string;
@@ -25,7 +26,17 @@ export interface UsageCount {
 /** The usage of an account's keys over the days from `since` on, for the console and `/v1/usage`. */
 export interface AccountUsage {
   /** Every key of the account, and deleted keys that were used in the period (`name` null). */
-  keys: { id: string; name: string | null; lastUsed: string | null; counts: UsageCount[] }[];
+  keys: {
+    id: string;
+    name: string | null;
+    lastUsed: string | null;
+    /** The key's own rate limit and quota (null for deleted keys). */
+    rateLimit: KeyRateLimit | null;
+    quota: KeyQuota | null;
+    /** Requests in the current UTC calendar month. */
+    monthRequests: number;
+    counts: UsageCount[];
+  }[];
 }
 
 interface Pending {
@@ -140,15 +151,26 @@ export class UsageRecorder {
   async account(accountId: string, since: string): Promise<AccountUsage> {
     await this.flush();
     const [keys, counts] = await Promise.all([
-      this.db.query<{ id: string; name: string | null; last_used: string | null }>(
-        `SELECT k.id, k.name, to_char((SELECT max(u.last_request) FROM api_key_usage u WHERE u.key_id = k.id) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_used, k.seq
+      this.db.query<{
+        id: string;
+        name: string | null;
+        last_used: string | null;
+        rate_limit_rps: number | null;
+        rate_limit_burst: number | null;
+        quota_monthly: string | null;
+        month_requests: string;
+      }>(
+        `SELECT k.id, k.name, to_char((SELECT max(u.last_request) FROM api_key_usage u WHERE u.key_id = k.id) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS last_used,
+           k.rate_limit_rps, k.rate_limit_burst, k.quota_monthly::text AS quota_monthly,
+           (SELECT coalesce(sum(u.requests), 0) FROM api_key_usage u WHERE u.key_id = k.id AND u.day >= $3::date)::text AS month_requests, k.seq
          FROM api_keys k WHERE k.account_id = $1
          UNION ALL
-         SELECT u.key_id, NULL, to_char(max(u.last_request) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL
+         SELECT u.key_id, NULL, to_char(max(u.last_request) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), NULL, NULL, NULL,
+           coalesce(sum(u.requests) FILTER (WHERE u.day >= $3::date), 0)::text, NULL
          FROM api_key_usage u WHERE u.account_id = $1 AND u.day >= $2 AND NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.id = u.key_id)
          GROUP BY u.key_id
          ORDER BY seq NULLS LAST, id`,
-        [accountId, since],
+        [accountId, since, `${new Date().toISOString().slice(0, 7)}-01`],
       ),
       this.db.query<{ key_id: string; day: string; area: string; requests: string }>(
         `SELECT key_id, to_char(day, 'YYYY-MM-DD') AS day, area, requests::text AS requests
@@ -157,7 +179,12 @@ export class UsageRecorder {
         [accountId, since],
       ),
     ]);
-    const byKey = new Map(keys.map((key) => [key.id, { id: key.id, name: key.name, lastUsed: key.last_used, counts: [] as UsageCount[] }]));
+    const byKey = new Map(
+      keys.map((key) => {
+        const { rate_limit: rateLimit, quota } = storedLimits(key);
+        return [key.id, { id: key.id, name: key.name, lastUsed: key.last_used, rateLimit, quota, monthRequests: Number(key.month_requests), counts: [] as UsageCount[] }];
+      }),
+    );
     for (const row of counts) byKey.get(row.key_id)?.counts.push({ day: row.day, area: row.area, requests: Number(row.requests) });
     return { keys: [...byKey.values()] };
   }

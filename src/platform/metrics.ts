@@ -13,7 +13,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 export type KeyRefusal = 'missing' | 'unknown' | 'origin' | 'user-agent';
 
 /** Which budget a rate-limited request ran out of. */
-export type RateLimit = 'key' | 'unknown-keys' | 'management';
+export type RateLimit = 'key' | 'quota' | 'unknown-keys' | 'management';
 
 /** What a cache holds; `bytes` when the cache weighs its entries. */
 export interface CacheSize {

@@ -58,7 +58,8 @@ export function progressOn(stream: Stream, now: () => number = Date.now): Progre
     drawn = false;
   };
   const draw = (done: number) => {
-    const text = line(done).slice(0, Math.max(20, (stream.columns ?? 80) - 1));
+    // A terminal that does not tell its width (util-linux `script`) says 0 columns.
+    const text = line(done).slice(0, Math.max(20, (stream.columns || 80) - 1));
     stream.write(`\r\u001b[K${text}`);
     drawn = true;
     lastDraw = now();
@@ -149,4 +150,59 @@ export function progressToLog(
     },
     end: finishPhase,
   };
+}
+
+/** One `Progress` call, as it crosses from a worker thread to the thread that shows it. */
+type ProgressCall =
+  | { call: 'phase'; name: string; total?: number }
+  | { call: 'update'; done: number; total?: number }
+  | { call: 'note'; message: string }
+  | { call: 'end' }
+  | { call: 'closed' };
+
+interface Port {
+  postMessage(value: unknown): void;
+  close(): void;
+}
+
+/**
+ * Progress made in a worker thread, posted to the thread that shows it (see `relayProgress`);
+ * `close` says the work posts nothing more.
+ */
+export function progressToPort(port: Port): Progress & { close(): void } {
+  const post = (call: ProgressCall) => port.postMessage(call);
+  return {
+    phase: (name, total) => post({ call: 'phase', name, ...(total === undefined ? {} : { total }) }),
+    update: (done, total) => post({ call: 'update', done, ...(total === undefined ? {} : { total }) }),
+    note: (message) => post({ call: 'note', message }),
+    end: () => post({ call: 'end' }),
+    close() {
+      post({ call: 'closed' });
+      port.close();
+    },
+  };
+}
+
+/**
+ * Shows on `progress` what `progressToPort` posts from another thread. Resolves once the other
+ * side closed, after its last message: the port's own close event can come much later (when the
+ * thread ends), so the other side says it.
+ */
+export function relayProgress(
+  port: { on(event: 'message', listener: (value: unknown) => void): unknown; close(): void },
+  progress: Progress,
+): Promise<void> {
+  return new Promise((resolve) => {
+    port.on('message', (value) => {
+      const message = value as ProgressCall;
+      if (message.call === 'phase') progress.phase(message.name, message.total);
+      else if (message.call === 'update') progress.update(message.done, message.total);
+      else if (message.call === 'note') progress.note(message.message);
+      else if (message.call === 'end') progress.end();
+      else {
+        port.close();
+        resolve();
+      }
+    });
+  });
 }

@@ -5,11 +5,28 @@ export interface RateDecision {
   allowed: boolean;
   /** Whole seconds until a request would be allowed again (for `Retry-After`). */
   retryAfter: number;
+  /** The bucket after the decision, for the `RateLimit-*` headers; absent when nothing limits. */
+  bucket?: BucketState;
 }
 
-/** The 429 of a refused decision: `message` in the error body, and when to try again. */
+/** A bucket as the IETF `RateLimit-*` headers tell it: its size, whole tokens left, whole seconds until full. */
+export interface BucketState {
+  limit: number;
+  remaining: number;
+  reset: number;
+}
+
+/** The `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers (draft-ietf-httpapi-ratelimit-headers) of a bucket. */
+export function rateLimitHeaders(state: BucketState): Record<string, string> {
+  return { 'ratelimit-limit': String(state.limit), 'ratelimit-remaining': String(state.remaining), 'ratelimit-reset': String(state.reset) };
+}
+
+/** The 429 of a refused decision: `message` in the error body, when to try again, and the bucket. */
 export function rateLimitedError(message: string, decision: RateDecision): ApiError {
-  return new ApiError(message, 'rate-limited', { 'retry-after': String(decision.retryAfter) });
+  return new ApiError(message, 'rate-limited', {
+    'retry-after': String(decision.retryAfter),
+    ...(decision.bucket ? rateLimitHeaders(decision.bucket) : {}),
+  });
 }
 
 /**
@@ -19,62 +36,66 @@ export function rateLimitedError(message: string, decision: RateDecision): ApiEr
 export interface RateLimiter {
   /** Resolves once the limiter can decide (connected, for Redis). */
   ready(): Promise<void>;
-  take(id: string): RateDecision | Promise<RateDecision>;
+  /** A token from `id`'s bucket, which refills as `settings` say when given (a key's own limit), else as the limiter's. */
+  take(id: string, settings?: RateLimitSettings): RateDecision | Promise<RateDecision>;
   /** Gives back one token `take` granted, for a charge that turned out not to be owed; never above the burst. */
   refund(id: string): void;
   close(): Promise<void>;
 }
 
 export interface RateLimitSettings {
+  /** `0`: not limited. */
   requestsPerSecond: number;
   burst: number;
 }
 
 const allowed: RateDecision = { allowed: true, retryAfter: 0 };
 
-function refused(waitMs: number): RateDecision {
-  return { allowed: false, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)) };
+/** The decision after a bucket of `settings` was left with `tokens`. */
+function decided(ok: boolean, tokens: number, settings: RateLimitSettings): RateDecision {
+  const { requestsPerSecond: rate, burst } = settings;
+  const bucket = { limit: burst, remaining: Math.max(0, Math.floor(tokens)), reset: Math.ceil((burst - tokens) / rate) };
+  if (ok) return { allowed: true, retryAfter: 0, bucket };
+  return { allowed: false, retryAfter: Math.max(1, Math.ceil((1 - tokens) / rate)), bucket };
 }
 
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** `fullAt`: when the bucket will have refilled, and is the same as no bucket. */
+  private readonly buckets = new Map<string, { tokens: number; at: number; fullAt: number; burst: number }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly settings: RateLimitSettings,
     private readonly now: () => number = () => performance.now(),
   ) {
-    // A bucket that has refilled is the same as no bucket: dropping those bounds memory.
-    const fullAfterMs = (settings.burst / settings.requestsPerSecond) * 1000;
+    // Dropping refilled buckets bounds memory.
     this.sweeper = setInterval(() => {
-      const horizon = this.now() - fullAfterMs;
-      for (const [id, bucket] of this.buckets) if (bucket.at < horizon) this.buckets.delete(id);
-    }, Math.max(1000, fullAfterMs));
+      const now = this.now();
+      for (const [id, bucket] of this.buckets) if (bucket.fullAt < now) this.buckets.delete(id);
+    }, 1000);
     this.sweeper.unref();
   }
 
   async ready(): Promise<void> {}
 
-  take(id: string): RateDecision {
-    const { requestsPerSecond: rate, burst } = this.settings;
+  take(id: string, settings = this.settings): RateDecision {
+    const { requestsPerSecond: rate, burst } = settings;
+    if (rate === 0) return allowed;
     const now = this.now();
-    const bucket = this.buckets.get(id);
-    if (!bucket) {
-      this.buckets.set(id, { tokens: burst - 1, at: now });
-      return allowed;
-    }
+    const bucket = this.buckets.get(id) ?? { tokens: burst, at: now, fullAt: now, burst };
+    this.buckets.set(id, bucket);
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) * rate) / 1000);
     bucket.at = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return allowed;
-    }
-    return refused(((1 - bucket.tokens) * 1000) / rate);
+    bucket.burst = burst;
+    const ok = bucket.tokens >= 1;
+    if (ok) bucket.tokens -= 1;
+    bucket.fullAt = now + ((burst - bucket.tokens) * 1000) / rate;
+    return decided(ok, bucket.tokens, settings);
   }
 
   refund(id: string): void {
     const bucket = this.buckets.get(id);
-    if (bucket) bucket.tokens = Math.min(this.settings.burst, bucket.tokens + 1);
+    if (bucket) bucket.tokens = Math.min(bucket.burst, bucket.tokens + 1);
   }
 
   async close(): Promise<void> {
@@ -84,7 +105,8 @@ export class MemoryRateLimiter implements RateLimiter {
 
 /**
  * The same bucket as a Lua script, so the read-modify-write is atomic across instances. It grants
- * up to ARGV[3] tokens at once (a lease) and returns {granted, milliseconds to wait}.
+ * up to ARGV[3] tokens at once (a lease) and returns {granted, tokens left} (as text: Lua numbers
+ * reach Redis replies as integers).
  */
 const leaseScript = `
 local rate = tonumber(ARGV[1])
@@ -97,16 +119,14 @@ local tokens = tonumber(state[1]) or burst
 local at = tonumber(state[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - at) * rate / 1000)
 local granted = math.min(want, math.floor(tokens))
-local wait = 0
 if granted >= 1 then
   tokens = tokens - granted
 else
   granted = 0
-  wait = math.ceil((1 - tokens) * 1000 / rate)
 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
-return {granted, wait}
+return {granted, tostring(tokens)}
 `;
 
 /** Adds one token to a bucket that still exists (a bucket gone from Redis is full). */
@@ -117,7 +137,7 @@ return 0
 `;
 
 type RedisWithLease = Redis & {
-  meridianLease(key: string, rate: number, burst: number, want: number): Promise<[number, number]>;
+  meridianLease(key: string, rate: number, burst: number, want: number): Promise<[number, string]>;
   meridianRefund(key: string, burst: number): Promise<number>;
 };
 
@@ -133,9 +153,9 @@ const leaseMs = 100;
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: RedisWithLease;
-  private readonly leases = new Map<string, { tokens: number; expires: number }>();
+  /** `left`: what the shared bucket held when the lease was taken, for the headers. */
+  private readonly leases = new Map<string, { tokens: number; left: number; expires: number }>();
   private readonly fetching = new Map<string, Promise<RateDecision>>();
-  private readonly leaseSize: number;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -156,7 +176,6 @@ export class RedisRateLimiter implements RateLimiter {
     redis.defineCommand('meridianLease', { numberOfKeys: 1, lua: leaseScript });
     redis.defineCommand('meridianRefund', { numberOfKeys: 1, lua: refundScript });
     this.redis = redis as RedisWithLease;
-    this.leaseSize = Math.max(1, Math.min(settings.burst, Math.floor((settings.requestsPerSecond * leaseMs) / 1000)));
     this.sweeper = setInterval(() => {
       const now = performance.now();
       for (const [id, lease] of this.leases) if (lease.expires <= now) this.leases.delete(id);
@@ -174,28 +193,30 @@ export class RedisRateLimiter implements RateLimiter {
     clearTimeout(timer);
   }
 
-  take(id: string): RateDecision | Promise<RateDecision> {
-    if (this.redis.status !== 'ready') return allowed;
+  take(id: string, settings = this.settings): RateDecision | Promise<RateDecision> {
+    if (this.redis.status !== 'ready' || settings.requestsPerSecond === 0) return allowed;
     const lease = this.leases.get(id);
     if (lease && lease.tokens >= 1 && lease.expires > performance.now()) {
       lease.tokens--;
-      return allowed;
+      return decided(true, lease.left + lease.tokens, settings);
     }
     // Requests that find the lease empty wait for one fetch, then spend from what it brought.
     const running = this.fetching.get(id);
-    if (running) return running.then(() => this.take(id));
-    const fetch = this.fetchLease(id).finally(() => this.fetching.delete(id));
+    if (running) return running.then(() => this.take(id, settings));
+    const fetch = this.fetchLease(id, settings).finally(() => this.fetching.delete(id));
     this.fetching.set(id, fetch);
     return fetch;
   }
 
-  private async fetchLease(id: string): Promise<RateDecision> {
+  private async fetchLease(id: string, settings: RateLimitSettings): Promise<RateDecision> {
+    const { requestsPerSecond, burst } = settings;
+    const size = Math.max(1, Math.min(burst, Math.floor((requestsPerSecond * leaseMs) / 1000)));
     try {
-      const { requestsPerSecond, burst } = this.settings;
-      const [granted, wait] = await this.redis.meridianLease(`${this.prefix}${id}`, requestsPerSecond, burst, this.leaseSize);
-      if (granted < 1) return refused(wait);
-      this.leases.set(id, { tokens: granted - 1, expires: performance.now() + leaseMs });
-      return allowed;
+      const [granted, text] = await this.redis.meridianLease(`${this.prefix}${id}`, requestsPerSecond, burst, size);
+      const left = Number(text);
+      if (granted < 1) return decided(false, left, settings);
+      this.leases.set(id, { tokens: granted - 1, left, expires: performance.now() + leaseMs });
+      return decided(true, left + granted - 1, settings);
     } catch (error) {
       this.onError(error as Error);
       return allowed;

@@ -7,6 +7,7 @@
  * within the limit. Renders, weather ingests and coordinate searches each have one.
  */
 
+import type { TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError } from './errors.js';
 
@@ -49,8 +50,11 @@ export class WorkerPool<Task, Result> {
     });
   }
 
-  /** Runs a task on a thread; `late` says what did not happen when it runs out of time. */
-  async run(task: Task, late: string): Promise<Result> {
+  /**
+   * Runs a task on a thread; `late` says what did not happen when it runs out of time. `transfer`
+   * lists what the task hands over rather than copies (a `MessagePort` for its progress).
+   */
+  async run(task: Task, late: string, transfer: TransferListItem[] = []): Promise<Result> {
     const { threads, queue, tasks } = this.options;
     if (this.running + this.waiting.length >= threads + queue) throw busy(`Too many ${tasks} waiting; try again shortly`);
     if (this.running >= threads) {
@@ -63,7 +67,7 @@ export class WorkerPool<Task, Result> {
     this.running++;
     const started = performance.now();
     try {
-      const result = await this.pool.run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
+      const result = await this.pool.run(task, { signal: AbortSignal.timeout(this.timeoutMs), transferList: transfer });
       const ms = performance.now() - started;
       this.remember(ms);
       this.options.onRun?.(task, ms / 1000);

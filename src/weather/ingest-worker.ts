@@ -9,13 +9,17 @@
  */
 
 import { setPriority } from 'node:os';
+import type { MessagePort } from 'node:worker_threads';
 import sharp from 'sharp';
 import { IngestError, prepareIngest, type IngestOptions, type PreparedIngest } from './ingest.js';
+import { progressToPort } from '../platform/progress.js';
 
 export interface IngestTask {
   directory: string;
   files: readonly string[];
   options: IngestOptions;
+  /** Where the thread posts its progress, when someone is watching. */
+  progress?: MessagePort;
 }
 
 export type IngestOutcome = { prepared: PreparedIngest } | { ingestError: string };
@@ -24,10 +28,13 @@ setPriority(10);
 sharp.concurrency(1);
 
 export default async function run(task: IngestTask): Promise<IngestOutcome> {
+  const progress = task.progress && progressToPort(task.progress);
   try {
-    return { prepared: await prepareIngest(task.directory, task.files, task.options) };
+    return { prepared: await prepareIngest(task.directory, task.files, task.options, progress) };
   } catch (error) {
     if (error instanceof IngestError) return { ingestError: error.message };
     throw error;
+  } finally {
+    progress?.close();
   }
 }

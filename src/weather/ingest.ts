@@ -5,6 +5,7 @@ import { gridSpacing, griddedField } from './field.js';
 import { GribError, readGrib, type GribMessage } from './grib2.js';
 import { gridGeometry } from './grid.js';
 import { zoomForResolution } from './mercator.js';
+import { silentProgress, type Progress } from '../platform/progress.js';
 import { convert, deaccumulate, fraction, perHourMaximum, type FieldTime } from './series.js';
 import type { TileFormat } from './tiler.js';
 import { sweepOrphans } from './sweep.js';
@@ -188,21 +189,28 @@ export interface PreparedIngest {
   notes: string[];
 }
 
-/** Runs the decoding half of an ingest somewhere (the weather worker pool in a server). */
-export type IngestPreparer = (directory: string, files: readonly string[], options: IngestOptions) => Promise<PreparedIngest>;
+/** Runs the decoding half of an ingest somewhere (the weather worker pool in a server), showing how far it is on `progress`. */
+export type IngestPreparer = (directory: string, files: readonly string[], options: IngestOptions, progress?: Progress) => Promise<PreparedIngest>;
 
 /**
  * Reads, decodes and tiles the files, writing one archive per keyframe: the CPU-heavy half of an
  * ingest, which a server runs on its weather worker pool. If anything fails, the archives written
  * so far are removed.
  */
-export async function prepareIngest(directory: string, files: readonly string[], options: IngestOptions): Promise<PreparedIngest> {
+export async function prepareIngest(
+  directory: string,
+  files: readonly string[],
+  options: IngestOptions,
+  progress: Progress = silentProgress,
+): Promise<PreparedIngest> {
   const messages: GribMessage[] = [];
   const skipped: string[] = [];
   const failed: string[] = [];
   const notes: string[] = [];
   const labels = new Map<GribMessage, string>();
-  for (const file of files) {
+  progress.phase(`Reading ${files.length} file(s)`, files.length);
+  for (const [index, file] of files.entries()) {
+    progress.update(index);
     let data: Uint8Array;
     try {
       data = await readGribFile(file);
@@ -235,7 +243,12 @@ export async function prepareIngest(directory: string, files: readonly string[],
   const written: string[] = [];
   try {
     const runs: PreparedIngest['runs'] = [];
-    for (const [reference, candidates] of select(messages, options.variables, reasons)) {
+    const selected = select(messages, options.variables, reasons);
+    // A step per field (or pair of fields) a variable reads: most make one keyframe each.
+    const steps = [...selected.values()].reduce((sum, candidates) => sum + candidates.length, 0);
+    progress.phase(`Tiling ${steps} field(s)`, steps);
+    let done = 0;
+    for (const [reference, candidates] of selected) {
       const keyframes: NewKeyframe[] = [];
       const byVariable = new Map<string, Candidate[]>();
       for (const candidate of candidates) {
@@ -249,6 +262,9 @@ export async function prepareIngest(directory: string, files: readonly string[],
           const values = decode(candidate, labels, skipped, failed);
           return values ? [{ candidate, values }] : [];
         });
+        // Fields that make no keyframe (undecodable, or the first of an accumulation) count as done.
+        done += list.length - fields.length;
+        progress.update(done);
         if (fields.length === 0) continue;
         for (const { candidate, channels } of keyframeValues(fields, labels.get(fields[0]!.candidate.messages[0]!)!, notes)) {
           const geometry = gridGeometry(candidate.messages[0]!);
@@ -266,6 +282,7 @@ export async function prepareIngest(directory: string, files: readonly string[],
           // The values as converted, on their own grid, for point forecasts (point.ts).
           await writeSourceGrid(path.join(directory, sourceGridFile(keyframe.archive)), candidate.messages[0]!.grid, channels);
           keyframes.push(keyframe);
+          progress.update(++done);
         }
       }
       if (keyframes.length > 0) runs.push({ reference: new Date(reference), keyframes });
@@ -273,6 +290,7 @@ export async function prepareIngest(directory: string, files: readonly string[],
     for (const message of messages) {
       if (!used.has(message)) skipped.push(`${labels.get(message)}: ${reasons.get(message) ?? 'no variable reads this parameter on this level'}`);
     }
+    progress.end();
     if (runs.length === 0) {
       const found = [...failed, ...skipped];
       throw new IngestError(`No field of these files makes a keyframe. ${found.length === 0 ? 'They hold no field.' : `Found:\n${found.join('\n')}`}`);
@@ -325,12 +343,15 @@ export async function ingestFiles(
   files: readonly string[],
   options: IngestOptions,
   prepare: IngestPreparer = prepareIngest,
+  progress: Progress = silentProgress,
 ): Promise<IngestReport> {
-  const prepared = await prepare(directory, files, options);
+  const prepared = await prepare(directory, files, options, progress);
   const report: IngestReport = { runs: [], skipped: prepared.skipped, failed: prepared.failed, notes: prepared.notes };
   try {
     const runs = [...prepared.runs].sort((a, b) => a.reference.getTime() - b.reference.getTime());
-    for (const { reference, keyframes } of runs) {
+    progress.phase(`Publishing ${runs.length} run(s)`, runs.length);
+    for (const [index, { reference, keyframes }] of runs.entries()) {
+      progress.update(index);
       const expired = await catalog.publish(options.model, reference, keyframes, options.keepRuns);
       await Promise.all(expired.map((archive) => removeKeyframeFiles(directory, archive)));
       report.runs.push({
@@ -339,6 +360,7 @@ export async function ingestFiles(
       });
     }
     if (options.orphanGraceMs !== undefined) await sweepOrphans(catalog, directory, options.orphanGraceMs);
+    progress.end();
     return report;
   } catch (error) {
     const live = await catalog.archives();

@@ -114,7 +114,6 @@ export async function fetchRun(
   }
   try {
     const { files } = await downloadRun(options);
-    progress.phase(`Ingesting ${files.length} file(s) as model ${model}`);
     const report = await ingestFiles(services.weather, services.weatherDirectory, files, {
       model,
       attribution: provider.attribution,
@@ -122,8 +121,7 @@ export async function fetchRun(
       format: weather.tileFormat,
       keepRuns: weather.keepRuns,
       orphanGraceMs: weather.ingestTimeoutMs,
-    }, services.prepareIngest);
-    progress.end();
+    }, services.prepareIngest, progress);
     return report;
   } finally {
     await rm(options.directory, { recursive: true, force: true });

@@ -103,24 +103,40 @@ test('accounts rename and delete; delete asks for the account name on a terminal
   assert.match(gone.stderr, /No account/);
 });
 
-test('weather ingest publishes a run from GRIB2 files and reports its keyframes', async () => {
+test('weather ingest publishes a run from GRIB2 files and reports its keyframes, with plain progress lines off a terminal', async () => {
   const ingested = await run(['weather', 'ingest', '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2', '--model', 'gfs', '--attribution', 'GFS']);
   assert.equal(ingested.code, 0, ingested.stderr);
   const report = JSON.parse(ingested.stdout);
   assert.equal(report.runs[0].referenceTime, '2011-01-10T12:00:00.000Z');
   assert.ok(report.runs[0].keyframes.some((k: { variable_id: string }) => k.variable_id === 'wind-10m:gfs'));
+  // Phases in order: one step per file read, per keyframe tiled (the report lists them), per run published.
+  const tiling = `Tiling ${report.runs[0].keyframes.length} field\\(s\\)`;
+  assert.match(ingested.stderr, new RegExp(`^Reading 1 file\\(s\\)…\nReading 1 file\\(s\\): done in \\d+ s\n${tiling}…\n`));
+  assert.match(ingested.stderr, new RegExp(`^${tiling}: 50%`, 'm'));
+  assert.match(ingested.stderr, new RegExp(`^${tiling}: done in \\d+ s\nPublishing 1 run\\(s\\)…\nPublishing 1 run\\(s\\): done in \\d+ s\n$`, 'm'));
+  assert.doesNotMatch(ingested.stderr, /\r|\u001b/, 'no terminal codes in a pipe');
   const missing = await run(['weather', 'ingest', '/nonexistent.grib2']);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /Cannot read/);
   // One unreadable file among good ones: the others publish, and the command names it and exits 1.
   const partial = await run(['weather', 'ingest', '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2', '/nonexistent.grib2']);
   assert.equal(partial.code, 1);
-  assert.match(partial.stderr, /^Not ingested:\nCannot read \/nonexistent\.grib2/);
+  assert.match(partial.stderr, /^Not ingested:\nCannot read \/nonexistent\.grib2/m);
   const published = JSON.parse(partial.stdout);
   assert.equal(published.runs[0].referenceTime, '2011-01-10T12:00:00.000Z');
   assert.deepEqual(published.failed.length, 1);
   const noFile = await run(['weather', 'ingest']);
   assert.equal(noFile.code, 2);
+});
+
+test('weather ingest on a terminal redraws one line with the phase and its percentage', async () => {
+  const { code, output } = await runOnTerminal(['weather', 'ingest', '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2', '--model', 'gfs', '--attribution', 'GFS'], '');
+  assert.equal(code, 0, output);
+  // Each redraw goes back to the start of the line and clears it; a phase ends on a line of its own.
+  assert.match(output, /\r\u001b\[KTiling 8 field\(s\): \d+%/);
+  assert.match(output, /\r\u001b\[KTiling 8 field\(s\): done in \d+ s\r?\n/);
+  assert.match(output, /\r\u001b\[KPublishing 1 run\(s\): done in \d+ s\r?\n/);
+  assert.doesNotMatch(output, /^Tiling 8 field\(s\)…\r?$/m, 'no plain lines on a terminal');
 });
 
 test('maps add publishes maps over an archive in the maps folder; a bad archive exits 1 naming it', async () => {
@@ -153,15 +169,22 @@ test('bad usage and bad configuration exit non-zero with a message', async () =>
   assert.match(badConfig.stderr, /"port".*MERIDIAN_PORT/);
 });
 
-test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it cleanly', async () => {
+/** `meridian serve` on a free port with the maps folder unwatched; `log.text` gathers what it writes. */
+async function serve(extraEnv: NodeJS.ProcessEnv) {
   const port = await freePort();
   const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--data', config.dataDir], {
-    env: { ...env, MERIDIAN_USAGE_FLUSH_MS: '200', MERIDIAN_MAPS_WATCH: 'false' },
+    env: { ...env, MERIDIAN_MAPS_WATCH: 'false', ...extraEnv },
   });
-  let output = '';
-  server.stdout.on('data', (chunk) => (output += chunk));
-  server.stderr.on('data', (chunk) => (output += chunk));
+  const log = { text: '' };
+  server.stdout.on('data', (chunk) => (log.text += chunk));
+  server.stderr.on('data', (chunk) => (log.text += chunk));
   const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
+  return { port, server, log, exited };
+}
+
+test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it cleanly', async () => {
+  const { port, server, log, exited } = await serve({ MERIDIAN_USAGE_FLUSH_MS: '200' });
+  const output = () => log.text;
   try {
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;
@@ -171,7 +194,7 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
       } catch {
         // not listening yet
       }
-      if (Date.now() > deadline) assert.fail(`server did not start: ${output}`);
+      if (Date.now() > deadline) assert.fail(`server did not start: ${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const created = await run(['accounts', 'create', 'while-serving']);
@@ -206,13 +229,36 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
     assert.ok(!(await listed()).includes('hup'), 'not watched: not loaded yet');
     server.kill('SIGHUP');
     for (let attempt = 0; !(await listed()).includes('hup'); attempt++) {
-      if (attempt === 100) assert.fail(`SIGHUP did not reload the maps: ${output}`);
+      if (attempt === 100) assert.fail(`SIGHUP did not reload the maps: ${output()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
     server.kill('SIGTERM');
   }
-  assert.equal(await exited, 0, output);
+  assert.equal(await exited, 0, output());
+});
+
+test('weather ingest through a running server logs its start, progress and end in the server log', { skip: onPostgres && 'on PostgreSQL the command ingests itself; the control socket serves the embedded database' }, async () => {
+  const { server, log, exited } = await serve({ MERIDIAN_LOG_LEVEL: 'info' });
+  try {
+    for (let attempt = 0; !log.text.includes('Meridian is serving'); attempt++) {
+      if (attempt === 300) assert.fail(`server did not start: ${log.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const ingested = await run(['weather', 'ingest', '/usr/share/doc/python-grib-doc/examples/gfs.t12z.pgrbf120.2p5deg.grib2', '--model', 'gfs', '--attribution', 'GFS']);
+    assert.equal(ingested.code, 0, ingested.stderr);
+    const keyframes = JSON.parse(ingested.stdout).runs[0].keyframes.length;
+    assert.equal(ingested.stderr, '', 'the progress is in the server log, not on the command');
+    const lines = log.text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { command?: string; phase?: string; msg: string; percent?: number; total?: number });
+    const tiling = lines.filter((line) => line.command === 'weather.ingest' && line.phase === `Tiling ${keyframes} field(s)`);
+    assert.deepEqual(tiling[0], { ...tiling[0], msg: 'started', total: keyframes });
+    assert.ok(tiling.some((line) => line.msg === 'progress' && line.percent === 50), JSON.stringify(tiling));
+    assert.equal(tiling.at(-1)?.msg, 'done');
+    assert.ok(lines.some((line) => line.command === 'weather.ingest' && line.phase === 'Publishing 1 run(s)' && line.msg === 'done'));
+  } finally {
+    server.kill('SIGTERM');
+  }
+  assert.equal(await exited, 0, log.text);
 });
 
 test('maps import: a street map from an OSM sample with plain progress lines off a terminal, and bad input named', async () => {
@@ -309,7 +355,7 @@ test('weather fetch --model ifs downloads and ingests an ECMWF run, showing its 
     assert.match(fetched.stderr, /^Downloading ECMWF IFS run 2026083012, 3 step\(s\)…$/m);
     assert.match(fetched.stderr, /^Downloading ECMWF IFS run 2026083012, 3 step\(s\): 33%/m);
     assert.match(fetched.stderr, /^Downloading ECMWF IFS run 2026083012, 3 step\(s\): done in \d+ s$/m);
-    assert.match(fetched.stderr, /^Ingesting 3 file\(s\) as model ifs: done in \d+ s$/m);
+    assert.match(fetched.stderr, /^Tiling \d+ field\(s\): done in \d+ s\nPublishing 1 run\(s\)…\nPublishing 1 run\(s\): done in \d+ s$/m);
     assert.ok(server.requests.every((r) => r.path.includes('/20260830/12z/ifs/0p25/oper/')));
 
     const unknown = await run(['weather', 'fetch', '--model', 'icon']);

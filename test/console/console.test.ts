@@ -193,6 +193,28 @@ step('keys: creates a key, copies its token, edits it and deletes another after 
   await page.click('dialog button[type=submit]');
   await row.getByText('Console test, edited').waitFor();
 
+  // A rate limit and a monthly quota of its own, shown in the list and stored; half a rate limit is refused.
+  const stored = async () => (await server.server.admin.inject({ method: 'GET', url: `/v1/api_keys/${key.id}`, headers: { authorization: `Token ${serviceToken}` } })).json();
+  await row.getByRole('button', { name: 'Edit' }).click();
+  await page.fill('dialog input[name=requests_per_second]', '2.5');
+  await page.fill('dialog input[name=requests_per_month]', '500');
+  await page.click('dialog button[type=submit]');
+  await page.locator('dialog .message.error', { hasText: 'Give both the requests a second and the burst' }).waitFor();
+  await page.fill('dialog input[name=burst]', '4');
+  await page.click('dialog button[type=submit]');
+  await row.locator('td.limits', { hasText: '2.5/s, burst 4; 500 a month' }).waitFor();
+  const limited = await stored();
+  assert.deepEqual([limited.rate_limit, limited.quota], [{ requests_per_second: 2.5, burst: 4 }, { requests_per_month: 500 }]);
+  await shot('keys-limits');
+  // Emptied: the server's limit and no quota again (the later pages use this key freely).
+  await row.getByRole('button', { name: 'Edit' }).click();
+  assert.equal(await page.inputValue('dialog input[name=burst]'), '4', 'the form shows the key’s limit');
+  for (const name of ['requests_per_second', 'burst', 'requests_per_month']) await page.fill(`dialog input[name=${name}]`, '');
+  await page.click('dialog button[type=submit]');
+  await row.locator('td.limits', { hasText: "server's rate limit; no quota" }).waitFor();
+  const cleared = await stored();
+  assert.deepEqual([cleared.rate_limit, cleared.quota], [null, null]);
+
   await page.fill('.settings-form input[name=description]', 'Temporary');
   await page.click('.settings-form button[type=submit]');
   const temporary = page.locator('tr', { hasText: 'Temporary' });
@@ -394,8 +416,13 @@ step('a key restricted to another origin: each page says what to do instead of a
   assert.deepEqual(changed.json().origins, ['example.com', origin]);
 });
 
-step('usage: per key a chart of requests per day by area, its total and last use; the account totals and the rate limit', async () => {
-  const created = await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` }, payload: { name: 'counted' } });
+step('usage: per key a chart of requests per day by area, its total, last use, limits and quota used; the account totals and the rate limit', async () => {
+  const created = await server.server.admin.inject({
+    method: 'POST',
+    url: '/v1/api_keys',
+    headers: { authorization: `Token ${serviceToken}` },
+    payload: { name: 'counted', rate_limit: { requests_per_second: 5, burst: 10 }, quota: { requests_per_month: 100 } },
+  });
   const counted = created.json() as { id: string; token: string };
   const idle = (await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` }, payload: { name: 'idle' } })).json() as { id: string };
   // Requests the test makes itself: what the chart must show for this key today.
@@ -437,7 +464,10 @@ step('usage: per key a chart of requests per day by area, its total and last use
   assert.equal(total, keyTotals.reduce((a, b) => a + b, 0));
   const accountBars = await page.locator('.usage-summary rect[data-requests]').evaluateAll((rects) => rects.map((rect) => Number(rect.getAttribute('data-requests'))));
   assert.equal(accountBars.reduce((a, b) => a + b, 0), total);
-  assert.match(await page.locator('.rate-limit').innerText(), /^Rate limit: none/);
+  assert.match(await page.locator('.rate-limit').innerText(), /^Server's rate limit: none/);
+  // The key's own limits, and its quota used by the requests made above (all this month).
+  assert.equal(await row.locator('td.limits').innerText(), '5/s, burst 10; 100 a month\n6 of 100 used this month');
+  assert.match(await page.locator(`.usage-keys tr[data-key-id="${idle.id}"] td.limits`).innerText(), /^server's rate limit; no quota\n0 this month$/);
   await shot('usage');
 });
 

@@ -407,3 +407,150 @@ describe('unknown keys', () => {
     }
   });
 });
+
+describe('per-key rate limits and quotas', () => {
+  /** The RateLimit-* headers of a response, as numbers. */
+  const rateHeaders = (headers: Record<string, unknown>) => ['limit', 'remaining', 'reset'].map((name) => (headers[`ratelimit-${name}`] === undefined ? undefined : Number(headers[`ratelimit-${name}`])));
+
+  test("a key's own limit replaces the server's; RateLimit-* headers tell the bucket; a change applies at once", async (t) => {
+    let now = 1_000_000;
+    t.mock.method(performance, 'now', () => now);
+    const limited = await startTestServer(testConfig({ rateLimit: { requestsPerSecond: 1, burst: 3 } }));
+    try {
+      const { accountId: owner } = await newAccount(limited.meridian);
+      // Half a token a second, two at most: after n requests at once, 2 - n left, full again in (2 - left) / 0.5 s.
+      const key = await limited.meridian.keys.create(owner, { rate_limit: { requests_per_second: 0.5, burst: 2 } });
+      const first = await ping(limited, `?key=${key.token}`);
+      assert.equal(first.status, 200);
+      assert.deepEqual(rateHeaders(first.headers), [2, 1, 2]);
+      assert.deepEqual(rateHeaders((await ping(limited, `?key=${key.token}`)).headers), [2, 0, 4]);
+      const refused = await ping(limited, `?key=${key.token}`);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.headers['retry-after'], '2', 'one token takes 2 s at half a token a second');
+      assert.deepEqual(rateHeaders(refused.headers), [2, 0, 4]);
+      assert.match(refused.body.errors[0].message, /rate limit/i);
+      // A key without a limit of its own has the server's: 3 tokens, 1 a second.
+      const other = await limited.meridian.keys.create(owner, {});
+      assert.deepEqual(rateHeaders((await ping(limited, `?key=${other.token}`)).headers), [3, 2, 1]);
+
+      // Changed through the API: the gate's cached key is dropped and the new bucket size applies.
+      assert.ok(await limited.meridian.keys.update(owner, key.id, { rate_limit: null }));
+      now += 1000;
+      const after = await ping(limited, `?key=${key.token}`);
+      assert.equal(after.status, 200, 'one second at the server rate refilled one token');
+      assert.deepEqual(rateHeaders(after.headers), [3, 0, 3]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('a monthly quota: headers count it down, then 429 naming the quota and its reset; raising or clearing it admits again', async () => {
+    // Rate limits off (the test configuration's default): only the quota speaks in the headers.
+    const key = await newKey();
+    await server.meridian.keys.update(accountId, key.id, { quota: { requests_per_month: 3 } });
+    const q = `?key=${key.token}`;
+    const monthEnd = () => {
+      const date = new Date();
+      return Math.ceil((Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) - Date.now()) / 1000);
+    };
+    for (const left of [2, 1, 0]) {
+      const before = monthEnd();
+      const response = await ping(server, q);
+      const after = monthEnd();
+      assert.equal(response.status, 200);
+      const [limit, remaining, reset] = rateHeaders(response.headers);
+      assert.deepEqual([limit, remaining], [3, left]);
+      assert.ok(reset! <= before && reset! >= after, `reset ${reset} between ${after} and ${before}`);
+    }
+    const refused = await ping(server, q);
+    assert.equal(refused.status, 429);
+    const next = new Date();
+    const resets = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 1)).toISOString().replace('.000Z', 'Z');
+    assert.deepEqual(refused.body, { errors: [{ message: `Monthly quota of 3 requests for this key is used up; it resets at ${resets}` }] });
+    assert.equal(refused.headers['retry-after'], refused.headers['ratelimit-reset']);
+    assert.deepEqual(rateHeaders(refused.headers).slice(0, 2), [3, 0]);
+
+    await server.meridian.keys.update(accountId, key.id, { quota: { requests_per_month: 4 } });
+    assert.equal((await ping(server, q)).status, 200, 'the raised quota applies at once');
+    assert.equal((await ping(server, q)).status, 429);
+    await server.meridian.keys.update(accountId, key.id, { quota: null });
+    const free = await ping(server, q);
+    assert.equal(free.status, 200);
+    assert.deepEqual(rateHeaders(free.headers), [undefined, undefined, undefined], 'nothing limits the key: no headers');
+  });
+
+  test("a quota counts the month's requests already written, by any instance", async () => {
+    const key = await newKey();
+    const today = new Date().toISOString().slice(0, 10);
+    await server.meridian.db.query(
+      "INSERT INTO api_key_usage (key_id, account_id, day, area, requests, last_request) VALUES ($1, $2, $3, 'maps', 9, now())",
+      [key.id, accountId, today],
+    );
+    await server.meridian.keys.update(accountId, key.id, { quota: { requests_per_month: 10 } });
+    const last = await ping(server, `?key=${key.token}`);
+    assert.equal(last.status, 200);
+    assert.deepEqual(rateHeaders(last.headers).slice(0, 2), [10, 0]);
+    assert.equal((await ping(server, `?key=${key.token}`)).status, 429);
+  });
+
+  test('per-key limits in Redis: the limiter takes each key\'s bucket size and rate, and reports what is left', async () => {
+    const prefix = `meridian:${uniqueSchema()}:rate:`;
+    const limiter = new RedisRateLimiter(redisUrl, prefix, { requestsPerSecond: 0, burst: 1 }, (error) => assert.fail(error));
+    try {
+      await limiter.ready();
+      // A token every 1000 s: nothing refills while the test runs.
+      const own = { requestsPerSecond: 0.001, burst: 2 };
+      const decisions = [await limiter.take('a', own), await limiter.take('a', own), await limiter.take('a', own)];
+      assert.deepEqual(decisions.map((d) => [d.allowed, d.bucket?.limit, d.bucket?.remaining]), [[true, 2, 1], [true, 2, 0], [false, 2, 0]]);
+      assert.equal(decisions[2]!.retryAfter, 1000);
+      assert.deepEqual(await limiter.take('b'), { allowed: true, retryAfter: 0 }, 'the server default limits nothing here');
+    } finally {
+      await limiter.close();
+      await deleteKeys(prefix);
+    }
+  });
+
+  test('a server with Redis applies a key\'s own limit and quota', async () => {
+    const shared = await startTestServer(testConfig({ redisUrl, rateLimit: { requestsPerSecond: 0.001, burst: 4 } }));
+    const buckets: string[] = [];
+    try {
+      const { accountId: owner } = await newAccount(shared.meridian);
+      const key = await shared.meridian.keys.create(owner, { rate_limit: { requests_per_second: 0.001, burst: 2 } });
+      buckets.push(key.id);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await ping(shared, `?key=${key.token}`)).status);
+      assert.deepEqual(statuses, [200, 200, 429]);
+      const quota = await shared.meridian.keys.create(owner, { quota: { requests_per_month: 1 } });
+      buckets.push(quota.id);
+      const first = await ping(shared, `?key=${quota.token}`);
+      assert.deepEqual(rateHeaders(first.headers).slice(0, 2), [1, 0], 'the quota is nearer to refusing than the bucket');
+      const second = await ping(shared, `?key=${quota.token}`);
+      assert.equal(second.status, 429);
+      assert.match(second.body.errors[0].message, /^Monthly quota of 1 requests/);
+    } finally {
+      await shared.close();
+      for (const id of buckets) await deleteKeys(`meridian:${shared.meridian.config.databaseSchema}:rate:${id}`);
+    }
+  });
+
+  test('two servers on one PostgreSQL database and Redis share a key\'s own budget, and hear its change', { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
+    const instances = await startTwoInstances({ redisUrl, rateLimit: { requestsPerSecond: 10, burst: 10 } });
+    const { first, second } = instances;
+    try {
+      const { accountId: owner } = await newAccount(first.meridian);
+      const key = await first.meridian.keys.create(owner, { rate_limit: { requests_per_second: 0.001, burst: 2 } });
+      const statuses = [(await ping(first, `?key=${key.token}`)).status, (await ping(second, `?key=${key.token}`)).status, (await ping(first, `?key=${key.token}`)).status];
+      assert.deepEqual(statuses, [200, 200, 429]);
+      // Changed on the first instance: the second hears it (NOTIFY) and refills at the new rate.
+      await first.meridian.keys.update(owner, key.id, { rate_limit: { requests_per_second: 10, burst: 10 } });
+      let status = 429;
+      for (let attempt = 0; attempt < 50 && status === 429; attempt++) {
+        status = (await ping(second, `?key=${key.token}`)).status;
+        if (status === 429) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.equal(status, 200);
+    } finally {
+      await instances.close();
+    }
+  });
+});

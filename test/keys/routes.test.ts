@@ -511,3 +511,96 @@ describe('usage', () => {
     }
   });
 });
+
+describe('per-key rate limits and quotas', () => {
+  test('create and change_settings set a rate limit and a monthly quota; get returns them; null clears them', async () => {
+    const created = await createKey({ name: 'limited', rate_limit: { requests_per_second: 2.5, burst: 5 }, quota: { requests_per_month: 1000 } });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.deepEqual(created.body.rate_limit, { requests_per_second: 2.5, burst: 5 });
+    assert.deepEqual(created.body.quota, { requests_per_month: 1000 });
+    const plain = await createKey({});
+    assert.equal(plain.body.rate_limit, null, 'no limit of its own: the server limit');
+    assert.equal(plain.body.quota, null);
+
+    const url = `/v1/api_keys/${created.body.id}`;
+    const changed = await call({ method: 'POST', url: `${url}/change_settings`, payload: { quota: { requests_per_month: 10 } } });
+    assert.equal(changed.status, 200);
+    assert.deepEqual(changed.body.rate_limit, { requests_per_second: 2.5, burst: 5 }, 'a field absent stays');
+    assert.deepEqual(changed.body.quota, { requests_per_month: 10 });
+    assert.deepEqual((await call({ method: 'GET', url })).body.quota, { requests_per_month: 10 });
+    const cleared = await call({ method: 'POST', url: `${url}/change_settings`, payload: { rate_limit: null, quota: null } });
+    assert.equal(cleared.status, 200);
+    assert.equal(cleared.body.rate_limit, null);
+    assert.equal(cleared.body.quota, null);
+    assert.equal(cleared.body.name, 'limited');
+    // The listing carries them too (every APIKey does).
+    const listed = await call({ method: 'GET', url: '/v1/api_keys?limit=100' });
+    assert.ok(listed.body.items.every((key: { rate_limit?: unknown; quota?: unknown }) => key.rate_limit !== undefined && key.quota !== undefined));
+  });
+
+  test('bad limits and quotas are 400 with the error body, on create and change_settings', async () => {
+    const key = (await createKey({})).body as { id: string };
+    const bodies = [
+      { rate_limit: { requests_per_second: 0, burst: 5 } },
+      { rate_limit: { requests_per_second: -1, burst: 5 } },
+      { rate_limit: { requests_per_second: 1, burst: 0 } },
+      { rate_limit: { requests_per_second: 1, burst: 1.5 } },
+      { rate_limit: { requests_per_second: 1 } },
+      { rate_limit: { requests_per_second: 1, burst: 2, window: 3 } },
+      { rate_limit: 5 },
+      { quota: { requests_per_month: 0 } },
+      { quota: { requests_per_month: 2.5 } },
+      { quota: { requests_per_month: 10, requests_per_day: 1 } },
+      { quota: 100 },
+    ];
+    for (const payload of bodies) {
+      for (const [method, url] of [['POST', '/v1/api_keys'], ['POST', `/v1/api_keys/${key.id}/change_settings`]] as const) {
+        const response = await call({ method, url, payload });
+        assert.equal(response.status, 400, `${url} ${JSON.stringify(payload)}`);
+        assertErrorBody(response.body);
+      }
+    }
+  });
+
+  test("a key's rate limit may not exceed the server's", async () => {
+    const limited = await startTestServer(testConfig({ rateLimit: { requestsPerSecond: 10, burst: 20 } }));
+    try {
+      const { auth: token } = await newAccount(limited.meridian);
+      const create = (payload: object) => limited.server.admin.inject({ method: 'POST', url: '/v1/api_keys', payload, headers: { authorization: token } });
+      const faster = await create({ rate_limit: { requests_per_second: 11, burst: 20 } });
+      assert.equal(faster.statusCode, 400);
+      assert.deepEqual(faster.json(), { errors: [{ message: "rate_limit.requests_per_second must be at most 10, the server's limit" }] });
+      const bigger = await create({ rate_limit: { requests_per_second: 10, burst: 21 } });
+      assert.equal(bigger.statusCode, 400);
+      assert.match(bigger.json().errors[0].message, /burst must be at most 20/);
+      assert.equal((await create({ rate_limit: { requests_per_second: 10, burst: 20 } })).statusCode, 200, 'the server limit itself is allowed');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test("another account cannot see or change a key's limit and quota: 404, and the key is unchanged", async () => {
+    const { auth: intruder } = await newAccount(server.meridian, 'intruder');
+    const key = (await createKey({ quota: { requests_per_month: 5 } })).body as { id: string };
+    const attempt = await call({ method: 'POST', url: `/v1/api_keys/${key.id}/change_settings`, payload: { quota: null, rate_limit: { requests_per_second: 1, burst: 1 } }, auth: intruder });
+    assert.equal(attempt.status, 404);
+    assertErrorBody(attempt.body);
+    assert.equal((await call({ method: 'GET', url: `/v1/api_keys/${key.id}`, auth: intruder })).status, 404);
+    const own = await call({ method: 'GET', url: `/v1/api_keys/${key.id}` });
+    assert.deepEqual([own.body.quota, own.body.rate_limit], [{ requests_per_month: 5 }, null]);
+  });
+
+  test("usage lists each key's own rate limit, quota and requests this month", async () => {
+    const { auth: token } = await newAccount(server.meridian, 'quota usage');
+    const key = (await createKey({ rate_limit: { requests_per_second: 3, burst: 6 }, quota: { requests_per_month: 50 } }, token)).body as { id: string; token: string };
+    const plain = (await createKey({}, token)).body as { id: string };
+    for (let i = 0; i < 3; i++) assert.equal((await server.server.public.inject({ method: 'GET', url: `/ping?key=${key.token}` })).statusCode, 200);
+    const response = await call({ method: 'GET', url: '/v1/usage', auth: token });
+    assert.equal(response.status, 200);
+    const keys = response.body.keys as { id: string; rate_limit: unknown; quota: unknown; month_requests: number }[];
+    assert.deepEqual(keys.map((k) => [k.id, k.rate_limit, k.quota, k.month_requests]), [
+      [key.id, { requests_per_second: 3, burst: 6 }, { requests_per_month: 50 }, 3],
+      [plain.id, null, null, 0],
+    ]);
+  });
+});

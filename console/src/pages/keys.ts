@@ -1,6 +1,7 @@
 /**
  * API keys of the signed-in account: a page of the list at a time (the API's cursor forward, the
- * cursors seen so far backward), create, change settings, delete after a confirmation, copy a token.
+ * cursors seen so far backward), create, change settings (rate limit and monthly quota included),
+ * delete after a confirmation, copy a token.
  */
 
 import { ApiError, manage, type ApiKey, type ApiKeyPage, type ApiKeySettings } from '../api.js';
@@ -8,12 +9,31 @@ import { copyButton, field, fill, h, messageLine } from '../dom.js';
 
 const pageSizes = [10, 25, 50, 100];
 
+/** A key's rate limit and quota in words, for the list. */
+export function limitsText(key: Pick<ApiKey, 'rate_limit' | 'quota'>): string {
+  const rate = key.rate_limit ? `${key.rate_limit.requests_per_second}/s, burst ${key.rate_limit.burst}` : "server's rate limit";
+  const quota = key.quota ? `${key.quota.requests_per_month.toLocaleString('en')} a month` : 'no quota';
+  return `${rate}; ${quota}`;
+}
+
+/** The form's limit fields as settings: both rate fields or neither; empty means the server's limit, or no quota. */
+function limitsFrom(rate: HTMLInputElement, burst: HTMLInputElement, quota: HTMLInputElement): Pick<ApiKeySettings, 'rate_limit' | 'quota'> | string {
+  if ((rate.value.trim() === '') !== (burst.value.trim() === '')) return 'Give both the requests a second and the burst, or neither (the server\'s limit).';
+  return {
+    rate_limit: rate.value.trim() === '' ? null : { requests_per_second: Number(rate.value), burst: Number(burst.value) },
+    quota: quota.value.trim() === '' ? null : { requests_per_month: Number(quota.value) },
+  };
+}
+
 /** The settings form, for a new key or an existing one. */
 function settingsForm(key: ApiKey | null, submitLabel: string, onSubmit: (settings: ApiKeySettings) => Promise<void>): HTMLFormElement {
   const name = h('input', { name: 'name', maxLength: 128, value: key?.name ?? '', placeholder: key ? '' : 'generated when empty' });
   const description = h('input', { name: 'description', maxLength: 1024, value: key?.description ?? '' });
   const userAgent = h('input', { name: 'user_agent', maxLength: 512, value: key?.user_agent ?? '' });
   const origins = h('textarea', { name: 'origins', rows: 3, value: key?.origins.join('\n') ?? '', placeholder: 'example.com\n*.example.com' });
+  const rate = h('input', { name: 'requests_per_second', type: 'number', min: 0, step: 'any', value: key?.rate_limit?.requests_per_second ?? '', placeholder: "server's" });
+  const burst = h('input', { name: 'burst', type: 'number', min: 1, step: 1, value: key?.rate_limit?.burst ?? '', placeholder: "server's" });
+  const quota = h('input', { name: 'requests_per_month', type: 'number', min: 1, step: 1, value: key?.quota?.requests_per_month ?? '', placeholder: 'no quota' });
   const message = messageLine();
   const submit = h('button', { type: 'submit' }, submitLabel);
   const form = h(
@@ -23,19 +43,28 @@ function settingsForm(key: ApiKey | null, submitLabel: string, onSubmit: (settin
     field('Description', description),
     field('User agent', userAgent, 'Requests must send a User-Agent containing this text; empty for any.'),
     field('Origins', origins, 'One rule a line: example.com, *.example.com, https://example.com:8080. Empty for any origin.'),
+    field('Requests a second', rate, "The key's own rate limit, at most the server's; empty for the server's."),
+    field('Burst', burst, 'Requests the key may make at once before the rate applies.'),
+    field('Monthly quota', quota, 'Requests a UTC calendar month; beyond, requests get 429 until the month ends. Empty for none.'),
     h('div', { class: 'actions' }, submit),
     message.element,
   );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    message.clear();
+    const limits = limitsFrom(rate, burst, quota);
+    if (typeof limits === 'string') {
+      message.error(limits);
+      return;
+    }
     const settings: ApiKeySettings = {
       description: description.value.trim() || null,
       user_agent: userAgent.value.trim() || null,
       origins: origins.value.split(/[\s,]+/).map((rule) => rule.trim()).filter(Boolean),
+      ...limits,
     };
     if (name.value.trim()) settings.name = name.value.trim();
     submit.disabled = true;
-    message.clear();
     try {
       await onSubmit(settings);
     } catch (error) {
@@ -85,7 +114,7 @@ export function renderKeys(main: HTMLElement): void {
       message.error((error as Error).message);
       return;
     }
-    fill(table, ...(page.items.length ? page.items.map(row) : [h('tr', {}, h('td', { colSpan: 6, class: 'empty' }, 'No keys yet.'))]));
+    fill(table, ...(page.items.length ? page.items.map(row) : [h('tr', {}, h('td', { colSpan: 7, class: 'empty' }, 'No keys yet.'))]));
     const first = previous.length * limit;
     summary.textContent = page.total_count === 0 ? '0 keys' : `${first + 1}–${first + page.items.length} of ${page.total_count}`;
     back.disabled = previous.length === 0;
@@ -109,6 +138,7 @@ export function renderKeys(main: HTMLElement): void {
       h('td', { class: 'nowrap' }, token, ' ', copyButton(() => key.token, 'Copy token')),
       h('td', {}, key.origins.length ? key.origins.join(', ') : h('span', { class: 'muted' }, 'any')),
       h('td', {}, key.user_agent || h('span', { class: 'muted' }, 'any')),
+      h('td', { class: 'limits' }, limitsText(key)),
       h('td', { class: 'nowrap', title: `changed ${new Date(key.changed).toLocaleString()}` }, new Date(key.created).toLocaleDateString()),
       h(
         'td',
@@ -177,7 +207,7 @@ export function renderKeys(main: HTMLElement): void {
       h(
         'table',
         { class: 'keys' },
-        h('thead', {}, h('tr', {}, ...['Key', 'Token', 'Origins', 'User agent', 'Created', ''].map((title) => h('th', {}, title)))),
+        h('thead', {}, h('tr', {}, ...['Key', 'Token', 'Origins', 'User agent', 'Limits', 'Created', ''].map((title) => h('th', {}, title)))),
         table,
       ),
     ),

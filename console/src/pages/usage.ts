@@ -1,12 +1,13 @@
 /**
  * Usage of the account's keys over the last 30 days (`GET /v1/usage`): the account's totals and a
- * chart of requests per day by area, then per key its chart, total and last use, and the rate
- * limit every key has.
+ * chart of requests per day by area, then per key its chart, total, last use, rate limit and
+ * monthly quota, and the server's rate limit of keys without one of their own.
  */
 
 import { manage, type Schemas } from '../api.js';
 import { fill, h, messageLine } from '../dom.js';
 import { areaLegend, daysBetween, usageChart } from '../usage-chart.js';
+import { limitsText } from './keys.js';
 
 type AccountUsage = Schemas['AccountUsage'];
 
@@ -15,8 +16,15 @@ const periodDays = 30;
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'never');
 
 function rateLimitText(limit: AccountUsage['rate_limit']): string {
-  if (limit.requests_per_second === 0) return 'Rate limit: none (the server does not limit keys).';
-  return `Rate limit of every key: ${limit.requests_per_second} requests a second, bursts of up to ${limit.burst} (the server's setting; keys have no limits of their own).`;
+  if (limit.requests_per_second === 0) return "Server's rate limit: none (keys are limited only by limits of their own).";
+  return `Server's rate limit, of every key without one of its own: ${limit.requests_per_second} requests a second, bursts of up to ${limit.burst}.`;
+}
+
+/** A key's limits, and how much of its quota this month used. */
+function keyLimits(key: AccountUsage['keys'][number]): HTMLElement {
+  if (key.name === null) return h('span', { class: 'muted' }, 'deleted key');
+  const used = key.quota ? `${key.month_requests.toLocaleString('en')} of ${key.quota.requests_per_month.toLocaleString('en')} used this month` : `${key.month_requests.toLocaleString('en')} this month`;
+  return h('span', {}, limitsText(key), h('div', { class: 'muted quota-used' }, used));
 }
 
 export function renderUsage(main: HTMLElement): void {
@@ -31,7 +39,7 @@ export function renderUsage(main: HTMLElement): void {
       'section',
       { class: 'card' },
       h('h2', {}, 'Keys'),
-      h('table', { class: 'usage-keys' }, h('thead', {}, h('tr', {}, ...['Key', 'Requests', 'Last used', `Requests a day, last ${periodDays} days`].map((t) => h('th', {}, t)))), rows),
+      h('table', { class: 'usage-keys' }, h('thead', {}, h('tr', {}, ...['Key', 'Requests', 'Last used', 'Limits', `Requests a day, last ${periodDays} days`].map((t) => h('th', {}, t)))), rows),
     ),
   );
 
@@ -55,10 +63,11 @@ export function renderUsage(main: HTMLElement): void {
                 h('td', {}, key.name === null ? h('span', { class: 'muted' }, 'deleted key') : h('strong', {}, key.name)),
                 h('td', { class: 'number', 'data-total': key.total }, key.total.toLocaleString('en')),
                 h('td', { class: 'nowrap last-used' }, when(key.last_used)),
+                h('td', { class: 'limits' }, keyLimits(key)),
                 h('td', { class: 'chart-cell' }, key.total ? usageChart(days, key.days, { height: 40, barWidth: 10, label: `Requests of ${key.name ?? 'a deleted key'} per day` }) : h('span', { class: 'muted' }, 'no requests')),
               ),
             )
-          : [h('tr', {}, h('td', { colSpan: 4, class: 'empty' }, 'No keys yet.'))]),
+          : [h('tr', {}, h('td', { colSpan: 5, class: 'empty' }, 'No keys yet.'))]),
       );
     })
     .catch((error: Error) => message.error(error.message));
