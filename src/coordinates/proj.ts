@@ -397,23 +397,64 @@ class WasmTransformer implements Transformer {
   }
 
   /**
-   * The candidate PROJ applied to each point, by PROJ's own rule (pj_get_suggested_operation) over
-   * the candidates whose area holds the point and that give exactly PROJ's result (the one PROJ
-   * picked does): in PROJ's order, a later one replaces the pick when more accurate, or as
-   * accurate over a smaller named area, and not offshore. PROJ 9.9's WebAssembly build does not
-   * export proj_trans_get_last_used_operation, and its multi-candidate object has no name. Each
-   * candidate transforms all the points at once.
+   * The candidate PROJ applied to each point, by PROJ's own rule (pj_get_suggested_operation): in
+   * PROJ's order over the candidates whose area holds the point, a later one replaces the pick when
+   * more accurate, or as accurate over a smaller named area, and not offshore. PROJ 9.9's
+   * WebAssembly build does not export proj_trans_get_last_used_operation, and its multi-candidate
+   * object has no name. Where the points are in degrees on one side, the pick goes by area alone and
+   * is then checked by transforming the points with it (one batch per candidate picked, usually
+   * one): its result must be exactly PROJ's. Points where it is not (PROJ fell back to another
+   * candidate where its pick failed, or tested the area on the source CRS's bounds rather than in
+   * degrees), and points of two projected CRSs, go to `scan`; points outside every candidate's
+   * area take the first candidate, in PROJ's order, that gives PROJ's result (PROJ's fallback).
    */
   private applied(input: readonly [Float64Array, Float64Array, Float64Array], x: Float64Array, y: Float64Array, z: Float64Array): (Candidate | null)[] {
+    const n = x.length;
+    const [lon, lat] = this.lonLat === 'source' ? [input[0], input[1]] : this.lonLat === 'target' ? [x, y] : [null, null];
+    if (!lon || !lat) return this.scan(input, x, y, z, Array.from({ length: n }, (_, i) => i));
+    const picked: (Candidate | null)[] = new Array(n).fill(null);
+    for (let i = 0; i < n; i++) {
+      if (Number.isNaN(x[i]!)) continue;
+      for (const candidate of this.candidates) if (inBox(candidate.bbox, lon[i]!, lat[i]!) && preferred(candidate, picked[i]!)) picked[i] = candidate;
+    }
+    const unsure: number[] = [];
+    for (const candidate of new Set(picked)) {
+      if (!candidate) continue;
+      const mine = transformCopy(candidate.pj, ...input);
+      for (let i = 0; i < n; i++) {
+        if (picked[i] === candidate && (mine[i] !== x[i] || mine[n + i] !== y[i] || mine[2 * n + i] !== z[i])) unsure.push(i);
+      }
+    }
+    if (unsure.length > 0) {
+      const scanned = this.scan(input, x, y, z, unsure);
+      for (const i of unsure) picked[i] = scanned[i]!;
+    }
+    // Outside every candidate's area PROJ tries them in its order and keeps the first result.
+    let outside = Array.from({ length: n }, (_, i) => i).filter((i) => !picked[i] && !Number.isNaN(x[i]!) && !unsure.includes(i));
+    for (const candidate of this.candidates) {
+      if (outside.length === 0) break;
+      const mine = transformCopy(candidate.pj, ...input);
+      const same = (i: number) => mine[i] === x[i] && mine[n + i] === y[i] && mine[2 * n + i] === z[i];
+      for (const i of outside) if (same(i)) picked[i] = candidate;
+      outside = outside.filter((i) => !picked[i]);
+    }
+    return picked;
+  }
+
+  /**
+   * PROJ's rule over the candidates that give exactly PROJ's result at each point of `points`
+   * (the one PROJ applied does), whose area holds the point where the points are in degrees: every
+   * candidate transforms all the points.
+   */
+  private scan(input: readonly [Float64Array, Float64Array, Float64Array], x: Float64Array, y: Float64Array, z: Float64Array, points: readonly number[]): (Candidate | null)[] {
     const n = x.length;
     const best: (Candidate | null)[] = new Array(n).fill(null);
     const [lon, lat] = this.lonLat === 'source' ? [input[0], input[1]] : this.lonLat === 'target' ? [x, y] : [null, null];
     for (const candidate of this.candidates) {
-      const inside = Array.from({ length: n }, (_, i) => !lon || !lat || inBox(candidate.bbox, lon[i]!, lat[i]!));
-      if (!inside.includes(true)) continue;
+      const inside = points.filter((i) => !lon || !lat || inBox(candidate.bbox, lon[i]!, lat[i]!));
+      if (inside.length === 0) continue;
       const mine = transformCopy(candidate.pj, ...input);
-      for (let i = 0; i < n; i++) {
-        if (!inside[i]) continue;
+      for (const i of inside) {
         if (mine[i] !== x[i] || mine[n + i] !== y[i] || mine[2 * n + i] !== z[i]) continue;
         if (preferred(candidate, best[i]!)) best[i] = candidate;
       }
