@@ -8,12 +8,17 @@
  * of twice text-halo-width (so it reaches text-halo-width beyond the glyph edge) under the fill,
  * in the halo colour, a ring around the glyph edges as MapLibre's is; text-halo-blur softens it with a blur filter of that many pixels. MapLibre
  * also clamps very wide halos to its SDF's range (about 8 px at 24 px); that clamp is left out.
+ * Each label's halo is drawn on a canvas of its own and kept (32 MiB of them per thread), then put
+ * on the map at whole device pixels: Skia filling the stroked outlines was most of what labels
+ * cost, and a label comes back at the same place within its pixel in every request of its view
+ * and of views moved by whole pixels (the composite differs from a direct stroke by a level or two
+ * on a few edge pixels).
  * Icons are drawn piece by piece (icon-quads.ts: stretchable images with icon-text-fit), sampled
  * like MapLibre samples its atlas; SDF icons are rendered from their distance field with
  * icon-color and their halo (sdf-icon.ts).
  */
 
-import { Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../paint/context.js';
 import { cssColor } from '../style/properties.js';
@@ -34,11 +39,7 @@ export function drawSymbol(rc: RenderContext, layer: RenderLayer, placement: Sym
   for (const icon of placed.icons) drawIcon(ctx, icon, pixelRatio);
   const paths = placed.texts.map((text) => textPaths(text.glyphs, pixelRatio));
   ctx.save();
-  ctx.lineJoin = 'round';
-  placed.texts.forEach((text, i) => {
-    ctx.setTransform(1, 0, 0, 1, text.origin.x * pixelRatio, text.origin.y * pixelRatio);
-    drawHalo(ctx, text, paths[i]!.all, pixelRatio);
-  });
+  placed.texts.forEach((text, i) => drawHalo(ctx, text, paths[i]!, pixelRatio));
   placed.texts.forEach((text, i) => {
     ctx.setTransform(1, 0, 0, 1, text.origin.x * pixelRatio, text.origin.y * pixelRatio);
     drawFill(ctx, text, paths[i]!.byColor);
@@ -47,11 +48,15 @@ export function drawSymbol(rc: RenderContext, layer: RenderLayer, placement: Sym
 }
 
 interface TextPaths {
+  /** Names the label's glyphs in the halo cache. */
+  readonly id: number;
   readonly pixelRatio: number;
   /** Every glyph, for the halo. */
   readonly all: Path2D;
   readonly byColor: ReadonlyMap<Color | null, Path2D>;
 }
+
+let nextPathsId = 0;
 
 /** The paths of a label's glyphs, kept while placement keeps handing out the same glyphs. */
 const pathCache = new WeakMap<readonly DrawnGlyph[], TextPaths>();
@@ -79,34 +84,68 @@ function textPaths(glyphs: readonly DrawnGlyph[], pixelRatio: number): TextPaths
     if (!path) byColor.set(glyph.color, (path = new Path2D()));
     path.addPath(glyph.glyph.path, matrix);
   }
-  const paths = { pixelRatio, all, byColor };
+  const paths = { id: nextPathsId++, pixelRatio, all, byColor };
   pathCache.set(glyphs, paths);
   return paths;
 }
 
-function drawHalo(ctx: SKRSContext2D, text: DrawnText, path: Path2D, pixelRatio: number): void {
+/** A label's halo drawn alone, to be put at device pixel (x, y) from the label's origin rounded down. */
+interface HaloImage {
+  readonly canvas: Canvas;
+  readonly x: number;
+  readonly y: number;
+}
+
+/** Halos drawn lately, by label and everything their pixels depend on (the origin's place within its device pixel included). */
+const haloCache = new Lru<string, HaloImage | null>(16384, { maxWeight: 32 * 1024 * 1024, weigh: (halo) => (halo ? halo.canvas.width * halo.canvas.height * 4 : 0) });
+
+function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRatio: number): void {
   if (!(text.haloWidth > 0)) return;
   const color = cssColor(text.haloColor, text.opacity);
   if (!color) return;
-  ctx.fillStyle = color;
+  const ox = text.origin.x * pixelRatio;
+  const oy = text.origin.y * pixelRatio;
+  const ix = Math.floor(ox);
+  const iy = Math.floor(oy);
+  // A pen of twice the halo width reaches halo-width beyond the glyph edge.
+  const width = 2 * text.haloWidth * pixelRatio;
+  const blur = text.haloBlur > 0 ? text.haloBlur * pixelRatio : 0;
+  const key = `${paths.id} ${ox - ix} ${oy - iy} ${width} ${blur} ${color}`;
+  let halo = haloCache.get(key);
+  if (halo === undefined) halo = haloCache.set(key, haloImage(paths.all, ox - ix, oy - iy, width, blur, color));
+  if (!halo) return;
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(halo.canvas, ix + halo.x, iy + halo.y);
+}
+
+/** The halo of the glyph outlines `path` for an origin at (fx, fy) within its device pixel; null when it covers nothing. */
+function haloImage(path: Path2D, fx: number, fy: number, width: number, blur: number, color: string): HaloImage | null {
+  const [left, top, right, bottom] = path.getBounds();
+  if (!(right > left && bottom > top)) return null;
+  // The pen's half width, and the blur's reach (three standard deviations of half the blur).
+  const margin = Math.ceil(width / 2 + 1.5 * blur) + 1;
+  const x = Math.floor(fx + left) - margin;
+  const y = Math.floor(fy + top) - margin;
+  const canvas = createCanvas(Math.ceil(fx + right) + margin - x, Math.ceil(fy + bottom) + margin - y);
+  const ctx = canvas.getContext('2d');
+  ctx.translate(fx - x, fy - y);
+  ctx.lineJoin = 'round';
   ctx.strokeStyle = color;
-  // A pen of twice the halo width reaches halo-width beyond the glyph edge. Like MapLibre's halo,
-  // a ring: the inside of the glyphs is left to the text (which may be translucent).
-  ctx.lineWidth = 2 * text.haloWidth * pixelRatio;
-  if (!(text.haloBlur > 0)) {
+  ctx.lineWidth = width;
+  // Like MapLibre's halo, a ring: the inside of the glyphs is left to the text (which may be translucent).
+  if (!(blur > 0)) {
     ctx.stroke(path);
-    return;
+    return { canvas, x, y };
   }
-  // A blur filter would make Skia draw every label through a layer the size of the whole image; a
-  // shadow blurs only the stroke's own mask. The stroke goes far off the image and its shadow, of a
+  // A blur filter would make Skia draw the label through a layer the size of the whole canvas; a
+  // shadow blurs only the stroke's own mask. The stroke goes far off the canvas and its shadow, of a
   // standard deviation of half the blur, comes back onto the label.
-  ctx.save();
   ctx.shadowColor = color;
-  ctx.shadowBlur = text.haloBlur * pixelRatio;
+  ctx.shadowBlur = blur;
   ctx.shadowOffsetX = SHADOW_SHIFT;
   ctx.translate(-SHADOW_SHIFT, 0);
   ctx.stroke(path);
-  ctx.restore();
+  return { canvas, x, y };
 }
 
 /** How far off the image a blurred halo's stroke is drawn, in device pixels (beyond any image). */

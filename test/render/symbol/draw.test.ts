@@ -17,6 +17,7 @@ import { compileStyle } from '../../../src/render/style/style.js';
 import type { ImageSet, SpriteImage } from '../../../src/render/sprite/sprite.js';
 import type { PlacedLabel } from '../../../src/render/symbol/placement.js';
 import { geojsonSource, sourceSpecs, view } from '../sources.js';
+import type { TileSource } from '../../../src/render/source/source.js';
 import { boxArea, iconBox, inkReport, textBox, type Box, type Rgb } from './ink.js';
 
 const WHITE: [number, number, number, number] = [255, 255, 255, 255];
@@ -131,3 +132,39 @@ for (const pixelRatio of [1, 2] as const) {
     assertInk(canvas, pixelRatio, boxes, [{ name: 'icon', rgb: ICON, share: 0.8 }]);
   });
 }
+
+test('a label drawn again in a view moved by part of a pixel is drawn as afresh: its halo follows it within its pixel', async () => {
+  // The same labels at the same zoom (the same glyph layouts, so the halos drawn for the first view
+  // are at hand for the second) in a view moved by a third of a pixel, against that view drawn from
+  // a fresh source.
+  const data = collection(NAMES.slice(0, 4).map((name, i): [Geometry, Record<string, string>] => [pointAt(((i % 2) - 0.5) * 6, (Math.floor(i / 2) - 0.5) * 5), { name }]));
+  const layers = (sources: Record<string, TileSource>) =>
+    compileStyle({
+      version: 8,
+      sources: sourceSpecs(sources),
+      layers: [
+        { id: 'background', type: 'background', paint: { 'background-color': '#ffffff' } },
+        { id: 'labels', type: 'symbol', source: 'p', layout: textLayout(), paint: { ...textPaint, 'text-halo-blur': 0.5 } } as unknown as LayerSpecification,
+      ],
+    } as StyleSpecification);
+  const pixels = async (sources: Record<string, TileSource>, style: ReturnType<typeof compileStyle>, lon: number) => {
+    const canvas = await renderMap(style, new Map(Object.entries(sources)), view(4, [lon, 0], 384, 256, 1));
+    return canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  };
+  // 8192 px around the world at zoom 4.
+  const third = 360 / 8192 / 3;
+  // Tiles kept between renders, as the tile cache keeps them, and with them their label layouts.
+  const source = geojsonSource(data);
+  const tiles = new Map<string, ReturnType<TileSource['getTile']>>();
+  const read = source.getTile.bind(source);
+  source.getTile = (z, x, y) => tiles.get(`${z}/${x}/${y}`) ?? tiles.set(`${z}/${x}/${y}`, read(z, x, y)).get(`${z}/${x}/${y}`)!;
+  const warm = { p: source };
+  const warmStyle = layers(warm);
+  await pixels(warm, warmStyle, 0);
+  const moved = await pixels(warm, warmStyle, third);
+  const fresh = { p: geojsonSource(data) };
+  const afresh = await pixels(fresh, layers(fresh), third);
+  let differing = 0;
+  for (let i = 0; i < moved.length; i++) if (moved[i] !== afresh[i]) differing++;
+  assert.equal(differing, 0, `${differing} bytes differ from the moved view drawn afresh`);
+});
