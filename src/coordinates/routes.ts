@@ -51,7 +51,7 @@ const defaultTransformation = {
   description: "PROJ's first operation from the CRS to WGS 84 that runs here: one EPSG operation, or a chain of them",
   properties: {
     authority: { type: 'string' },
-    code: { type: ['integer', 'null'], description: 'The EPSG operation, or the EPSG concatenated operation made of exactly these steps; null for a chain EPSG does not name' },
+    code: { type: 'integer', description: 'The EPSG operation, or the EPSG concatenated operation made of exactly these steps; for a chain EPSG has no code for, its first step' },
     name: { type: 'string' },
     steps: { type: 'array', items: { $ref: 'Id#' }, description: 'The EPSG operations it is made of, in order' },
   },

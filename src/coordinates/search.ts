@@ -90,10 +90,13 @@ export interface TransformationItem {
   usable: boolean;
 }
 
-/** A CRS's default transformation: one EPSG operation (`code`), or a chain of them (`code` null unless EPSG has a concatenated operation of exactly those steps). */
+/**
+ * A CRS's default transformation: one EPSG operation (`code`), or a chain of them (`code` the EPSG
+ * concatenated operation of exactly those steps, else the chain's first step).
+ */
 export interface DefaultTransformationItem {
   authority: 'EPSG';
-  code: number | null;
+  code: number;
   name: string;
   steps: Id[];
 }
@@ -593,7 +596,9 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
 /** A CRS's default transformation and accuracy: that of the transformation, 0 on WGS 84's own datum, else unknown. */
 function setDefault(registry: Registry, details: CrsDetails, code: number, best: DefaultTransformation | null): void {
   const datum = registry.crs.get(code)?.datum ?? null;
-  details.defaultTransformation = best ? { authority: 'EPSG', code: best.code, name: best.name, steps: best.steps.map(epsg) } : null;
+  // The spec's DefaultTransformation has an integer code: a chain EPSG has no code for is named
+  // by its first EPSG step (the whole chain is in `steps` and `name`).
+  details.defaultTransformation = best ? { authority: 'EPSG', code: best.code ?? best.steps[0]!, name: best.name, steps: best.steps.map(epsg) } : null;
   details.accuracy = best ? best.accuracy : datum !== null && datum === registry.crs.get(WGS84)?.datum ? 0 : null;
 }
 

@@ -63,9 +63,11 @@ test('default transformations that were wrong: grids installed, EPSG chains, con
     name: 'NTF (Paris) to NTF (1) + NTF to WGS 84 (1)',
     steps: [{ authority: 'EPSG', code: 1763 }, { authority: 'EPSG', code: 1193 }],
   });
-  // ETRF2000 (3D): a chain through ETRS89 whose first step PROJ makes (ensemble member): no code names it all.
+  // ETRF2000 (3D): a chain through ETRS89 whose first step PROJ makes (ensemble member): no code
+  // names it all; the spec's integer code is its EPSG step's, ETRS89 to WGS 84 (1).
   const etrf = itemOf(7930).default_transformation;
-  assert.equal(etrf?.code, null);
+  assert.equal(etrf?.code, 1149);
+  assert.deepEqual(etrf?.steps, [{ authority: 'EPSG', code: 1149 }]);
   assert.match(etrf?.name ?? '', /^Inverse of ETRS89 to ETRF2000 \+ ETRS89 to WGS 84 \(1\)$/);
   for (const code of [31466, 31467, 27200, 27572, 7930, 2065, 31251, 4229]) {
     assert.ok(sameOperation(await projinfoFirst(code), itemOf(code)), `EPSG:${code}: projinfo ${await projinfoFirst(code)}, ours ${JSON.stringify(itemOf(code).default_transformation)}`);

@@ -117,8 +117,9 @@ export function renderCoordinates(main: HTMLElement): () => void {
   /** "EPSG:8094 NTF (Paris) to NTF (1) + NTF to WGS 84 (1)"; a chain EPSG has no code for lists its steps' codes. */
   function defaultTransformation(operation: SearchItem['default_transformation']): string | null {
     if (!operation) return null;
-    const code = operation.code ?? operation.steps.map((step) => step.code).join(' + ');
-    return `EPSG:${code} ${operation.name}`;
+    const named = operation.steps.length === 1 || operation.steps.every((step) => step.code !== operation.code);
+    const code = named ? `EPSG:${operation.code}` : operation.steps.map((step) => `EPSG:${step.code}`).join(' + ');
+    return `${code} ${operation.name}`;
   }
 
   function showDetails(item: SearchItem): void {
