@@ -23,7 +23,8 @@ const query = 'kind:* deprecated:*';
  * pick pages that need PROJ work again (the sweep asserts that it computed default transformations;
  * the other tests, that their first answer is a 503).
  */
-const offsets = Array.from({ length: 40 }, (_, i) => 3500 + i * 50);
+/** Eight pages: each is seconds of PROJ work (its transformations' and exports' too), computed again in-line below to compare. */
+const offsets = Array.from({ length: 8 }, (_, i) => 3500 + i * 50);
 const url = (offset: number) => `/coordinates/search/${encodeURIComponent(query)}.json?limit=50&offset=${offset}&transformations=true&exports=true`;
 
 test('while a client pages through cold search results, /health answers within 150 ms at the 99th percentile', { timeout: 300_000 }, async () => {
@@ -35,7 +36,13 @@ test('while a client pages through cold search results, /health answers within 1
     const pages = new Map<number, SearchResult>();
     const sweep = (async () => {
       for (const offset of offsets) {
-        const response = await fetch(`${base}${url(offset)}&key=${key}`);
+        // A page needing more PROJ time than a search may use answers 503 and keeps its work: a
+        // client retries after Retry-After and the search goes on from there (tested below).
+        let response = await fetch(`${base}${url(offset)}&key=${key}`);
+        for (let retry = 0; response.status === 503 && retry < 10; retry++) {
+          await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after')) * 1000));
+          response = await fetch(`${base}${url(offset)}&key=${key}`);
+        }
         assert.equal(response.status, 200, `offset ${offset}: ${await response.clone().text()}`);
         pages.set(offset, (await response.json()) as SearchResult);
       }
@@ -46,10 +53,10 @@ test('while a client pages through cold search results, /health answers within 1
     await sweep;
 
     const crsItems = [...pages.values()].flatMap((page) => page.results).filter((item) => item.kind.startsWith('CRS-')).length;
-    assert.ok(crsItems >= 500, `${crsItems} CRS items in the sweep`);
+    assert.ok(crsItems >= 150, `${crsItems} CRS items in the sweep`);
     // Pages whose CRSs need PROJ's operation search: without it the sweep would prove nothing.
     const defaults = [...pages.values()].flatMap((page) => page.results).filter((item) => item.default_transformation).length;
-    assert.ok(defaults >= 200, `${defaults} default transformations computed in the sweep`);
+    assert.ok(defaults >= 150, `${defaults} default transformations computed in the sweep`);
     assert.ok(latencies.length >= 50, `${latencies.length} health checks during the sweep`);
     const { p50Ms, p99Ms, maxMs } = latencyFigures(latencies);
     const figures = `/health p50 ${p50Ms} ms, p99 ${p99Ms} ms, max ${maxMs} ms over ${latencies.length} requests; ${offsets.length} pages in ${seconds.toFixed(1)} s`;
