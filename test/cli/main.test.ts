@@ -238,7 +238,7 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
   assert.equal(await exited, 0, output());
 });
 
-test('weather ingest through a running server logs its start, progress and end in the server log', { skip: onPostgres && 'on PostgreSQL the command ingests itself; the control socket serves the embedded database' }, async () => {
+test('weather ingest through a running server logs its start, progress and end in the server log', { skip: onPostgres && 'PGlite only: on PostgreSQL the command ingests itself; the control socket serves the embedded database' }, async () => {
   const { server, log, exited } = await serve({ MERIDIAN_LOG_LEVEL: 'info' });
   try {
     for (let attempt = 0; !log.text.includes('Meridian is serving'); attempt++) {
