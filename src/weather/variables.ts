@@ -71,6 +71,30 @@ export function channelsOf(variable: VariableDefinition): 'r' | 'rg' {
   return variable.fields.length === 2 && !variable.combine ? 'rg' : 'r';
 }
 
+/** What the alternative sources of one variable share; each alternative adds its fields, scale and time. */
+type Shared = Omit<VariableDefinition, 'fields' | 'scale' | 'time'>;
+const pressure: Shared = { id: 'pressure-msl', name: 'Pressure (MSL)', description: 'Air pressure reduced to mean sea level', unit: 'hPa', offset: 0, min: 900, max: 1080 };
+const precipitation: Shared = { id: 'precipitation-1h', name: 'Precipitation', description: 'Precipitation of all kinds, as a rate per hour', unit: 'mm/h', offset: 0, min: 0, max: 50 };
+const precipitationRate: Shared = {
+  id: 'precipitation_rate',
+  name: 'Precipitation rate',
+  description: 'Precipitation of all kinds at the moment, as a rate per hour (what a radar shows)',
+  unit: 'mm/h',
+  offset: 0,
+  min: 0,
+  max: 50,
+};
+const cloudCover: Shared = { id: 'cloud_cover-total', name: 'Total cloud cover', description: 'Cloud cover of the entire atmosphere', unit: '%', offset: 0, min: 0, max: 100 };
+const windGust: Shared = {
+  id: 'wind_gust-10m',
+  name: 'Wind gusts 10 m',
+  description: 'Wind gust speed 10 m above ground (the strongest since the previous step where the model gives a period)',
+  unit: 'm/s',
+  offset: 0,
+  min: 0,
+  max: 75,
+};
+
 /**
  * Several definitions may share an id (alternative sources of one variable): the first that matches
  * wins. Selectors are as GFS (NCEP) and ECMWF's open data encode the fields; the ECMWF ones were
@@ -90,31 +114,9 @@ export const defaultVariables: VariableDefinition[] = [
     max: 128,
     time: 'instant',
   },
-  {
-    id: 'pressure-msl',
-    name: 'Pressure (MSL)',
-    description: 'Air pressure reduced to mean sea level',
-    unit: 'hPa',
-    fields: [{ discipline: 0, category: 3, number: 1, levelType: 101 }],
-    scale: 0.01,
-    offset: 0,
-    min: 900,
-    max: 1080,
-    time: 'instant',
-  },
-  {
-    // ECMWF's `msl` is the pressure (0.3.0) at mean sea level; NCEP's PRMSL is 0.3.1.
-    id: 'pressure-msl',
-    name: 'Pressure (MSL)',
-    description: 'Air pressure reduced to mean sea level',
-    unit: 'hPa',
-    fields: [{ discipline: 0, category: 3, number: 0, levelType: 101 }],
-    scale: 0.01,
-    offset: 0,
-    min: 900,
-    max: 1080,
-    time: 'instant',
-  },
+  { ...pressure, fields: [{ discipline: 0, category: 3, number: 1, levelType: 101 }], scale: 0.01, time: 'instant' },
+  // ECMWF's `msl` is the pressure (0.3.0) at mean sea level; NCEP's PRMSL is 0.3.1.
+  { ...pressure, fields: [{ discipline: 0, category: 3, number: 0, levelType: 101 }], scale: 0.01, time: 'instant' },
   {
     id: 'wind-10m',
     name: 'Wind 10 m',
@@ -130,82 +132,16 @@ export const defaultVariables: VariableDefinition[] = [
     max: 75,
     time: 'instant',
   },
-  {
-    id: 'precipitation-1h',
-    name: 'Precipitation',
-    description: 'Precipitation of all kinds, as a rate per hour',
-    unit: 'mm/h',
-    fields: [{ discipline: 0, category: 1, number: 7, levelType: 1 }],
-    scale: 3600,
-    offset: 0,
-    min: 0,
-    max: 50,
-    time: 'rate',
-  },
-  {
-    id: 'precipitation-1h',
-    name: 'Precipitation',
-    description: 'Precipitation of all kinds, as a rate per hour',
-    unit: 'mm/h',
-    fields: [{ discipline: 0, category: 1, number: 8, levelType: 1 }],
-    scale: 1,
-    offset: 0,
-    min: 0,
-    max: 50,
-    time: 'accumulation',
-  },
-  {
-    // ECMWF's `tp` (paramId 228) is in metres of water, in ECMWF's local parameter 0.1.193.
-    id: 'precipitation-1h',
-    name: 'Precipitation',
-    description: 'Precipitation of all kinds, as a rate per hour',
-    unit: 'mm/h',
-    fields: [{ discipline: 0, category: 1, number: 193, levelType: 1 }],
-    scale: 1000,
-    offset: 0,
-    min: 0,
-    max: 50,
-    time: 'accumulation',
-  },
-  {
-    // TIGGE's (and ecCodes' paramId 228228) total precipitation in kg m-2: 0.1.52 accumulated.
-    id: 'precipitation-1h',
-    name: 'Precipitation',
-    description: 'Precipitation of all kinds, as a rate per hour',
-    unit: 'mm/h',
-    fields: [{ discipline: 0, category: 1, number: 52, levelType: 1, process: 'accumulation' }],
-    scale: 1,
-    offset: 0,
-    min: 0,
-    max: 50,
-    time: 'accumulation',
-  },
-  {
-    // ECMWF's `tprate` (paramId 260048): the rate at the moment, kg m-2 s-1.
-    id: 'precipitation_rate',
-    name: 'Precipitation rate',
-    description: 'Precipitation of all kinds at the moment, as a rate per hour (what a radar shows)',
-    unit: 'mm/h',
-    fields: [{ discipline: 0, category: 1, number: 52, levelType: 1, process: 'instant' }],
-    scale: 3600,
-    offset: 0,
-    min: 0,
-    max: 50,
-    time: 'rate',
-  },
-  {
-    // NCEP's PRATE.
-    id: 'precipitation_rate',
-    name: 'Precipitation rate',
-    description: 'Precipitation of all kinds at the moment, as a rate per hour (what a radar shows)',
-    unit: 'mm/h',
-    fields: [{ discipline: 0, category: 1, number: 7, levelType: 1 }],
-    scale: 3600,
-    offset: 0,
-    min: 0,
-    max: 50,
-    time: 'rate',
-  },
+  { ...precipitation, fields: [{ discipline: 0, category: 1, number: 7, levelType: 1 }], scale: 3600, time: 'rate' },
+  { ...precipitation, fields: [{ discipline: 0, category: 1, number: 8, levelType: 1 }], scale: 1, time: 'accumulation' },
+  // ECMWF's `tp` (paramId 228) is in metres of water, in ECMWF's local parameter 0.1.193.
+  { ...precipitation, fields: [{ discipline: 0, category: 1, number: 193, levelType: 1 }], scale: 1000, time: 'accumulation' },
+  // TIGGE's (and ecCodes' paramId 228228) total precipitation in kg m-2: 0.1.52 accumulated.
+  { ...precipitation, fields: [{ discipline: 0, category: 1, number: 52, levelType: 1, process: 'accumulation' }], scale: 1, time: 'accumulation' },
+  // ECMWF's `tprate` (paramId 260048): the rate at the moment, kg m-2 s-1.
+  { ...precipitationRate, fields: [{ discipline: 0, category: 1, number: 52, levelType: 1, process: 'instant' }], scale: 3600, time: 'rate' },
+  // NCEP's PRATE.
+  { ...precipitationRate, fields: [{ discipline: 0, category: 1, number: 7, levelType: 1 }], scale: 3600, time: 'rate' },
   {
     id: 'frozen_precipitation-1h',
     name: 'Frozen precipitation',
@@ -222,57 +158,13 @@ export const defaultVariables: VariableDefinition[] = [
     time: 'rate',
     combine: 'fraction',
   },
-  {
-    id: 'cloud_cover-total',
-    name: 'Total cloud cover',
-    description: 'Cloud cover of the entire atmosphere',
-    unit: '%',
-    fields: [{ discipline: 0, category: 6, number: 1, levelType: 10 }],
-    scale: 1,
-    offset: 0,
-    min: 0,
-    max: 100,
-    time: 'instant',
-  },
-  {
-    // NCEP files mark the entire atmosphere as its local surface 200.
-    id: 'cloud_cover-total',
-    name: 'Total cloud cover',
-    description: 'Cloud cover of the entire atmosphere',
-    unit: '%',
-    fields: [{ discipline: 0, category: 6, number: 1, levelType: 200 }],
-    scale: 1,
-    offset: 0,
-    min: 0,
-    max: 100,
-    time: 'instant',
-  },
-  {
-    // ECMWF's `tcc` as paramId 228164: WMO's 0.6.1 on the surface, in %.
-    id: 'cloud_cover-total',
-    name: 'Total cloud cover',
-    description: 'Cloud cover of the entire atmosphere',
-    unit: '%',
-    fields: [{ discipline: 0, category: 6, number: 1, levelType: 1 }],
-    scale: 1,
-    offset: 0,
-    min: 0,
-    max: 100,
-    time: 'instant',
-  },
-  {
-    // ECMWF's `tcc` as paramId 164 (ecCodes' default for the name): local 0.6.192, a fraction 0-1.
-    id: 'cloud_cover-total',
-    name: 'Total cloud cover',
-    description: 'Cloud cover of the entire atmosphere',
-    unit: '%',
-    fields: [{ discipline: 0, category: 6, number: 192, levelType: 1 }],
-    scale: 100,
-    offset: 0,
-    min: 0,
-    max: 100,
-    time: 'instant',
-  },
+  { ...cloudCover, fields: [{ discipline: 0, category: 6, number: 1, levelType: 10 }], scale: 1, time: 'instant' },
+  // NCEP files mark the entire atmosphere as its local surface 200.
+  { ...cloudCover, fields: [{ discipline: 0, category: 6, number: 1, levelType: 200 }], scale: 1, time: 'instant' },
+  // ECMWF's `tcc` as paramId 228164: WMO's 0.6.1 on the surface, in %.
+  { ...cloudCover, fields: [{ discipline: 0, category: 6, number: 1, levelType: 1 }], scale: 1, time: 'instant' },
+  // ECMWF's `tcc` as paramId 164 (ecCodes' default for the name): local 0.6.192, a fraction 0-1.
+  { ...cloudCover, fields: [{ discipline: 0, category: 6, number: 192, levelType: 1 }], scale: 100, time: 'instant' },
   {
     // ECMWF's `2r` (paramId 260242) and NCEP's RH at 2 m above ground.
     id: 'relative_humidity-2m',
@@ -286,32 +178,10 @@ export const defaultVariables: VariableDefinition[] = [
     max: 100,
     time: 'instant',
   },
-  {
-    // ECMWF's `10fg`/`10fg3`/`10fg6`: the strongest gust 10 m above ground since the previous step.
-    id: 'wind_gust-10m',
-    name: 'Wind gusts 10 m',
-    description: 'Wind gust speed 10 m above ground (the strongest since the previous step where the model gives a period)',
-    unit: 'm/s',
-    fields: [{ discipline: 0, category: 2, number: 22, levelType: 103, level: 10 }],
-    scale: 1,
-    offset: 0,
-    min: 0,
-    max: 75,
-    time: 'instant',
-  },
-  {
-    // NCEP's GUST on the surface.
-    id: 'wind_gust-10m',
-    name: 'Wind gusts 10 m',
-    description: 'Wind gust speed 10 m above ground (the strongest since the previous step where the model gives a period)',
-    unit: 'm/s',
-    fields: [{ discipline: 0, category: 2, number: 22, levelType: 1 }],
-    scale: 1,
-    offset: 0,
-    min: 0,
-    max: 75,
-    time: 'instant',
-  },
+  // ECMWF's `10fg`/`10fg3`/`10fg6`: the strongest gust 10 m above ground since the previous step.
+  { ...windGust, fields: [{ discipline: 0, category: 2, number: 22, levelType: 103, level: 10 }], scale: 1, time: 'instant' },
+  // NCEP's GUST on the surface.
+  { ...windGust, fields: [{ discipline: 0, category: 2, number: 22, levelType: 1 }], scale: 1, time: 'instant' },
   {
     id: 'radar-composite',
     name: 'Radar (composite)',
