@@ -38,13 +38,19 @@ export function eta(elapsedMs: number, fraction: number): number | null {
   return (elapsedMs * (1 - fraction)) / fraction;
 }
 
+/** The tenth of a phase (1 to 9) that `done` of `total` steps has newly reached past `last`, or null. */
+function tenthReached(done: number, total: number, last: number): number | null {
+  const tenth = Math.floor((Math.min(done, total) / total) * 10);
+  return tenth > last && tenth < 10 ? tenth : null;
+}
+
 export function progressOn(stream: Stream, now: () => number = Date.now): Progress {
   const tty = stream.isTTY === true;
   let name = '';
   let total: number | undefined;
   let started = 0;
   let lastDraw = 0;
-  let lastTenth = -1;
+  let lastTenth = 0;
   let drawn = false;
 
   const line = (done: number): string => {
@@ -77,7 +83,7 @@ export function progressOn(stream: Stream, now: () => number = Date.now): Progre
       name = next;
       total = steps;
       started = now();
-      lastTenth = -1;
+      lastTenth = 0;
       if (tty) draw(0);
       else stream.write(`${name}…\n`);
     },
@@ -88,10 +94,10 @@ export function progressOn(stream: Stream, now: () => number = Date.now): Progre
         return;
       }
       if (!total) return;
-      const tenth = Math.floor((Math.min(done, total) / total) * 10);
-      if (tenth > lastTenth && tenth < 10) {
+      const tenth = tenthReached(done, total, lastTenth);
+      if (tenth !== null) {
         lastTenth = tenth;
-        if (tenth > 0) stream.write(`${line(done)}\n`);
+        stream.write(`${line(done)}\n`);
       }
     },
     note(message) {
@@ -137,8 +143,8 @@ export function progressToLog(
     update(done, steps) {
       if (steps !== undefined) total = steps;
       if (!total) return;
-      const tenth = Math.floor((Math.min(done, total) / total) * 10);
-      if (tenth > lastTenth && tenth < 10) {
+      const tenth = tenthReached(done, total, lastTenth);
+      if (tenth !== null) {
         lastTenth = tenth;
         const elapsed = now() - started;
         const left = eta(elapsed, done / total);
