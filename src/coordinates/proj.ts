@@ -347,6 +347,13 @@ function transformCopy(pj: Ptr, x: Float64Array, y: Float64Array, z: Float64Arra
   return memory.slice(at, at + 3 * n);
 }
 
+/** Transforms `input` with `pj`; whether its result at point `i` is exactly `x`, `y`, `z`'s (PROJ's). */
+function agrees(pj: Ptr, input: readonly [Float64Array, Float64Array, Float64Array], x: Float64Array, y: Float64Array, z: Float64Array): (i: number) => boolean {
+  const n = x.length;
+  const mine = transformCopy(pj, ...input);
+  return (i) => mine[i] === x[i] && mine[n + i] === y[i] && mine[2 * n + i] === z[i];
+}
+
 /** Whether `candidate` replaces `best` as PROJ's pick for a point both can transform (pj_get_suggested_operation). */
 const preferred = (candidate: Candidate, best: Candidate | null): boolean =>
   !best ||
@@ -377,7 +384,8 @@ class WasmTransformer implements Transformer {
   transform(x: Float64Array, y: Float64Array, z: Float64Array): number {
     const n = x.length;
     if (y.length !== n || z.length !== n) throw new Error('x, y and z must have the same length');
-    const input = [Float64Array.from(x), Float64Array.from(y), Float64Array.from(z)] as const;
+    // The points as given, to name the operation by (only when PROJ chose among several).
+    const input = this.single ? null : ([Float64Array.from(x), Float64Array.from(y), Float64Array.from(z)] as const);
     const output = call(() => transformCopy(this.pj, x, y, z));
     x.set(output.subarray(0, n));
     y.set(output.subarray(n, 2 * n));
@@ -391,8 +399,8 @@ class WasmTransformer implements Transformer {
       }
     }
     this.failure = failed > 0 ? cause() : null;
-    const applied = this.single ? null : call(() => this.applied(input, x, y, z));
-    this.used = Array.from({ length: n }, (_, i) => (Number.isNaN(x[i]!) ? null : (this.single ?? applied![i]?.used ?? null)));
+    const applied = input ? call(() => this.applied(input, x, y, z)) : null;
+    this.used = Array.from({ length: n }, (_, i) => (Number.isNaN(x[i]!) ? null : (this.single ?? applied?.[i]?.used ?? null)));
     return failed;
   }
 
@@ -410,31 +418,29 @@ class WasmTransformer implements Transformer {
    */
   private applied(input: readonly [Float64Array, Float64Array, Float64Array], x: Float64Array, y: Float64Array, z: Float64Array): (Candidate | null)[] {
     const n = x.length;
-    const [lon, lat] = this.lonLat === 'source' ? [input[0], input[1]] : this.lonLat === 'target' ? [x, y] : [null, null];
-    if (!lon || !lat) return this.scan(input, x, y, z, Array.from({ length: n }, (_, i) => i));
+    const degrees = this.lonLat === 'source' ? ([input[0], input[1]] as const) : this.lonLat === 'target' ? ([x, y] as const) : null;
+    if (!degrees) return this.scan(input, x, y, z, null, Array.from({ length: n }, (_, i) => i));
+    const [lon, lat] = degrees;
     const picked: (Candidate | null)[] = new Array(n).fill(null);
     for (let i = 0; i < n; i++) {
       if (Number.isNaN(x[i]!)) continue;
       for (const candidate of this.candidates) if (inBox(candidate.bbox, lon[i]!, lat[i]!) && preferred(candidate, picked[i]!)) picked[i] = candidate;
     }
+    let outside = Array.from({ length: n }, (_, i) => i).filter((i) => !picked[i] && !Number.isNaN(x[i]!));
     const unsure: number[] = [];
     for (const candidate of new Set(picked)) {
       if (!candidate) continue;
-      const mine = transformCopy(candidate.pj, ...input);
-      for (let i = 0; i < n; i++) {
-        if (picked[i] === candidate && (mine[i] !== x[i] || mine[n + i] !== y[i] || mine[2 * n + i] !== z[i])) unsure.push(i);
-      }
+      const same = agrees(candidate.pj, input, x, y, z);
+      for (let i = 0; i < n; i++) if (picked[i] === candidate && !same(i)) unsure.push(i);
     }
     if (unsure.length > 0) {
-      const scanned = this.scan(input, x, y, z, unsure);
+      const scanned = this.scan(input, x, y, z, degrees, unsure);
       for (const i of unsure) picked[i] = scanned[i]!;
     }
     // Outside every candidate's area PROJ tries them in its order and keeps the first result.
-    let outside = Array.from({ length: n }, (_, i) => i).filter((i) => !picked[i] && !Number.isNaN(x[i]!) && !unsure.includes(i));
     for (const candidate of this.candidates) {
       if (outside.length === 0) break;
-      const mine = transformCopy(candidate.pj, ...input);
-      const same = (i: number) => mine[i] === x[i] && mine[n + i] === y[i] && mine[2 * n + i] === z[i];
+      const same = agrees(candidate.pj, input, x, y, z);
       for (const i of outside) if (same(i)) picked[i] = candidate;
       outside = outside.filter((i) => !picked[i]);
     }
@@ -443,21 +449,23 @@ class WasmTransformer implements Transformer {
 
   /**
    * PROJ's rule over the candidates that give exactly PROJ's result at each point of `points`
-   * (the one PROJ applied does), whose area holds the point where the points are in degrees: every
-   * candidate transforms all the points.
+   * (the one PROJ applied does), whose area holds the point where the points are in `degrees`:
+   * every candidate transforms all the points.
    */
-  private scan(input: readonly [Float64Array, Float64Array, Float64Array], x: Float64Array, y: Float64Array, z: Float64Array, points: readonly number[]): (Candidate | null)[] {
-    const n = x.length;
-    const best: (Candidate | null)[] = new Array(n).fill(null);
-    const [lon, lat] = this.lonLat === 'source' ? [input[0], input[1]] : this.lonLat === 'target' ? [x, y] : [null, null];
+  private scan(
+    input: readonly [Float64Array, Float64Array, Float64Array],
+    x: Float64Array,
+    y: Float64Array,
+    z: Float64Array,
+    degrees: readonly [Float64Array, Float64Array] | null,
+    points: readonly number[],
+  ): (Candidate | null)[] {
+    const best: (Candidate | null)[] = new Array(x.length).fill(null);
     for (const candidate of this.candidates) {
-      const inside = points.filter((i) => !lon || !lat || inBox(candidate.bbox, lon[i]!, lat[i]!));
+      const inside = degrees ? points.filter((i) => inBox(candidate.bbox, degrees[0][i]!, degrees[1][i]!)) : points;
       if (inside.length === 0) continue;
-      const mine = transformCopy(candidate.pj, ...input);
-      for (const i of inside) {
-        if (mine[i] !== x[i] || mine[n + i] !== y[i] || mine[2 * n + i] !== z[i]) continue;
-        if (preferred(candidate, best[i]!)) best[i] = candidate;
-      }
+      const same = agrees(candidate.pj, input, x, y, z);
+      for (const i of inside) if (same(i) && preferred(candidate, best[i]!)) best[i] = candidate;
     }
     return best;
   }
