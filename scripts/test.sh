@@ -18,7 +18,11 @@ if [ "$#" -gt 0 ]; then files=("$@"); else mapfile -t files < <(find dist/test -
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found under dist/test" >&2; exit 1; fi
 
 log=$(mktemp)
-trap 'rm -f "$log" "$log.tap" "$log.timing"' EXIT
+template=$(mktemp -d)
+trap 'rm -f "$log" "$log.tap" "$log.timing"; rm -rf "$template"' EXIT
+# One empty PGlite cluster for the run: test data directories start from copies of it (test/helpers.ts).
+node scripts/pglite-template.mjs "$template/pglite" || exit 1
+export MERIDIAN_TEST_PGLITE_TEMPLATE=$template/pglite
 status=0
 unexpected=0
 database_list=$(node scripts/database-tests.mjs "${files[@]}") || exit 1

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import { createServer, openMeridian, type Meridian, type Server } from '../src/app.js';
 import { defaultConfig, type Config } from '../src/config.js';
+import { embeddedDatabaseDir } from '../src/platform/storage/open.js';
 import { tempDir } from './scratch.js';
 
 /**
@@ -36,10 +37,24 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     unknownKeys: { ...base.unknownKeys, requestsPerSecond: 0 },
     ...(overrides as Partial<Config>),
   };
+  seedEmbeddedDatabase(config.dataDir);
   for (const section of ['admin', 'metrics', 'database', 'rateLimit', 'management', 'unknownKeys', 'usage', 'gate', 'weather', 'maps'] as const) {
     if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
   }
   return config;
+}
+
+/**
+ * scripts/test.sh makes one empty PGlite cluster per run (MERIDIAN_TEST_PGLITE_TEMPLATE); a test data
+ * directory starts from a copy of it, which PGlite opens as it would its own first initdb, in a
+ * tenth of the time. Run without test.sh, each server runs initdb itself.
+ */
+const pgliteTemplate = process.env.MERIDIAN_TEST_PGLITE_TEMPLATE;
+
+function seedEmbeddedDatabase(dataDir: string): void {
+  if (onPostgres || !pgliteTemplate) return;
+  const target = embeddedDatabaseDir(dataDir);
+  if (!existsSync(target)) cpSync(pgliteTemplate, target, { recursive: true });
 }
 
 /** Collects log lines written by a server, for tests that read them. */

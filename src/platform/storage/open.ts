@@ -10,6 +10,11 @@ export function embeddedLockFile(dataDir: string): string {
   return path.join(dataDir, 'pglite.lock');
 }
 
+/** Where the embedded PGlite keeps its cluster inside the data directory. */
+export function embeddedDatabaseDir(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
 /** PostgreSQL at `databaseUrl` when configured, else the embedded PGlite under the data directory. */
 export async function openDatabase(
   config: Pick<PlatformConfig, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'database'>,
@@ -18,7 +23,7 @@ export async function openDatabase(
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const release = acquireLock(embeddedLockFile(config.dataDir));
   try {
-    const db = await openPglite(path.join(config.dataDir, 'pglite'), config.databaseSchema);
+    const db = await openPglite(embeddedDatabaseDir(config.dataDir), config.databaseSchema);
     return {
       ...db,
       async close() {
