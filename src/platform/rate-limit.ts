@@ -16,10 +16,22 @@ export interface BucketState {
   reset: number;
 }
 
-/** The `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers (draft-ietf-httpapi-ratelimit-headers) of a bucket. */
+/** The IETF `RateLimit-*` headers (draft-ietf-httpapi-ratelimit-headers): which field of a bucket each tells, as the API reference describes it. */
+export const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': { field: 'limit', description: "Size of the limit nearest to refusing: the key's burst, or its monthly quota" },
+  'RateLimit-Remaining': { field: 'remaining', description: 'Requests left in that limit' },
+  'RateLimit-Reset': { field: 'reset', description: 'Seconds until that limit is whole again' },
+} as const satisfies Record<string, { field: keyof BucketState; description: string }>;
+
+/** The `RateLimit-*` headers of a bucket. */
 export function rateLimitHeaders(state: BucketState): Record<string, string> {
-  return { 'ratelimit-limit': String(state.limit), 'ratelimit-remaining': String(state.remaining), 'ratelimit-reset': String(state.reset) };
+  return Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).map(([name, { field }]) => [name.toLowerCase(), String(state[field])]));
 }
+
+/** The `RateLimit-*` headers as an OpenAPI response's `headers`: sent whenever a limit applies to the key. */
+export const rateLimitHeaderDocs = Object.fromEntries(
+  Object.entries(RATE_LIMIT_HEADERS).map(([name, { description }]) => [name, { description: `${description} (when a rate limit or quota applies)`, schema: { type: 'integer', minimum: 0 } }]),
+);
 
 /** The 429 of a refused decision: `message` in the error body, when to try again, and the bucket. */
 export function rateLimitedError(message: string, decision: RateDecision): ApiError {

@@ -8,6 +8,7 @@ import type { PlatformConfig } from './config.js';
 import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from './errors.js';
 import { loggerOptions, requestId } from './logging.js';
 import { Metrics } from './metrics.js';
+import { rateLimitHeaderDocs } from './rate-limit.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -167,6 +168,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
+    transformObject: (document) => documentRateLimits(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as OpenApiDocument) as object,
   });
 
   app.get(
@@ -195,4 +197,24 @@ export async function closeGracefully(app: FastifyInstance, graceMs = 10_000): P
     clearInterval(reaper);
     clearTimeout(force);
   }
+}
+
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, { security?: Record<string, unknown>[]; responses?: Record<string, { headers?: Record<string, unknown> }> }>>;
+}
+
+/**
+ * Every key-gated operation's successes and 429s carry the `RateLimit-*` headers that the gate sets:
+ * added here, from the route's `security`, rather than to each route's response schemas.
+ */
+function documentRateLimits(document: OpenApiDocument): OpenApiDocument {
+  for (const operations of Object.values(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      if (!operation.security?.some((scheme) => 'apiKey' in scheme)) continue;
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (status.startsWith('2') || status === '429') response.headers = { ...response.headers, ...rateLimitHeaderDocs };
+      }
+    }
+  }
+  return document;
 }

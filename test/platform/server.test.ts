@@ -51,6 +51,12 @@ test('the OpenAPI document is generated from the route schemas and covers every 
       for (const [method, operation] of Object.entries(methods)) {
         if (!JSON.stringify(operation.security ?? []).includes('apiKey')) continue;
         for (const status of ['403', '429', '503']) assert.ok(operation.responses[status], `${method} ${path} documents ${status}`);
+        // Its successes and 429s name the RateLimit-* headers the gate sends.
+        for (const [status, body] of Object.entries(operation.responses)) {
+          if (!status.startsWith('2') && status !== '429') continue;
+          const headers = (body as { headers?: Record<string, unknown> }).headers ?? {};
+          assert.deepEqual(Object.keys(headers).filter((name) => name.startsWith('RateLimit-')).sort(), ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'], `${method} ${path} ${status}`);
+        }
       }
     }
     // The catalog is typed down to its keyframes, so generated clients read them without casts.
