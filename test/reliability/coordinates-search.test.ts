@@ -3,7 +3,7 @@
  * search results nothing has computed yet (each CRS of a page needs PROJ's operation search for its
  * default transformation, from under a millisecond to half a second, and here its transformations
  * and exports too), `/health` keeps answering. Before the coordinates pool, each page of this sweep
- * held the event loop for 50-500 ms (issue 15, item 1). Also: the PROJ time limit of a search and
+ * held the event loop for seconds (issue 15, item 1). Also: the PROJ time limit of a search and
  * the pool's queue limit answer 503 with `Retry-After`, and cached pages need no thread.
  *
  * @oneDatabase the database only checks the key; what is tested is PROJ's work off the serving thread.
@@ -23,11 +23,11 @@ const query = 'kind:* deprecated:*';
  * pick pages that need PROJ work again (the sweep asserts that it computed default transformations;
  * the other tests, that their first answer is a 503).
  */
-/** Eight pages: each is seconds of PROJ work (its transformations' and exports' too), computed again in-line below to compare. */
-const offsets = Array.from({ length: 8 }, (_, i) => 3500 + i * 50);
+/** Two pages: each is seconds of PROJ work (its transformations' and exports' too), computed again in-line below to compare. */
+const offsets = [3500, 3550];
 const url = (offset: number) => `/coordinates/search/${encodeURIComponent(query)}.json?limit=50&offset=${offset}&transformations=true&exports=true`;
 
-test('while a client pages through cold search results, /health answers within 150 ms at the 99th percentile', { timeout: 300_000 }, async () => {
+test('while a client pages through cold search results, /health keeps answering: its longest wait is a small part of a page\'s PROJ time', { timeout: 300_000 }, async () => {
   const { meridian, server, close } = await startTestServer(testConfig());
   try {
     const { public: base } = await server.listen();
@@ -53,16 +53,19 @@ test('while a client pages through cold search results, /health answers within 1
     await sweep;
 
     const crsItems = [...pages.values()].flatMap((page) => page.results).filter((item) => item.kind.startsWith('CRS-')).length;
-    assert.ok(crsItems >= 150, `${crsItems} CRS items in the sweep`);
+    assert.ok(crsItems >= 40, `${crsItems} CRS items in the sweep`);
     // Pages whose CRSs need PROJ's operation search: without it the sweep would prove nothing.
     const defaults = [...pages.values()].flatMap((page) => page.results).filter((item) => item.default_transformation).length;
-    assert.ok(defaults >= 150, `${defaults} default transformations computed in the sweep`);
+    assert.ok(defaults >= 40, `${defaults} default transformations computed in the sweep`);
     assert.ok(latencies.length >= 50, `${latencies.length} health checks during the sweep`);
     const { p50Ms, p99Ms, maxMs } = latencyFigures(latencies);
+    const pageMs = (seconds * 1000) / offsets.length;
     const figures = `/health p50 ${p50Ms} ms, p99 ${p99Ms} ms, max ${maxMs} ms over ${latencies.length} requests; ${offsets.length} pages in ${seconds.toFixed(1)} s`;
     console.log(figures);
-    // A generous bound: PROJ on the serving thread stalls every request for 50-500 ms per page.
-    assert.ok(p99Ms < 150, figures);
+    // Compared with the page's own time, not with a fixed bound, so that a loaded machine slows both:
+    // with PROJ on the serving thread, /health waits out most of a page (seconds); on the pool, at
+    // most a few event-loop turns. bench:coordinates reports the latencies themselves.
+    assert.ok(maxMs < pageMs / 4, `${figures}: the longest wait should be under a quarter of a page's ${pageMs.toFixed(0)} ms`);
 
     // The answers are those of the in-line search, field for field.
     const registry = sharedRegistry();

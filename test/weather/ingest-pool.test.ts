@@ -9,18 +9,22 @@ import { example } from './eccodes.js';
 import { healthLatencies, latencyFigures } from '../health-probe.js';
 import { startTestServer, testConfig } from '../helpers.js';
 
-test('while an ingest runs through the server, /health answers within 150 ms at the 99th percentile', { timeout: 300_000 }, async () => {
+test('while an ingest runs through the server, the serving thread stays mostly idle and /health keeps answering', { timeout: 300_000 }, async () => {
   const { meridian, server, close } = await startTestServer(testConfig());
   try {
     const { public: base } = await server.listen();
+    const idleBefore = performance.eventLoopUtilization();
     const ingest = meridian.admin({ op: 'weather.ingest', files: [example('safrica.grib2')], model: 'safrica', attribution: 'SAWS' });
     const latencies = await healthLatencies(base, ingest);
+    const busy = performance.eventLoopUtilization(idleBefore).utilization;
     const report = (await ingest) as { runs: unknown[] };
     assert.ok(report.runs.length > 0, 'the sample was ingested');
     assert.ok(latencies.length >= 20, `${latencies.length} health checks during the ingest`);
-    const { p99Ms } = latencyFigures(latencies);
-    // A generous bound: decoding on the serving thread stalls every request for 300-400 ms per field.
-    assert.ok(p99Ms < 150, `/health p99 ${p99Ms} ms over ${latencies.length} requests`);
+    const { p50Ms, p99Ms, maxMs } = latencyFigures(latencies);
+    // The share of the ingest's time the serving thread was busy (its own work, the probe's requests):
+    // decoding and tiling on it would keep it busy throughout (near 1), wherever the machine's load is;
+    // on the weather pool it waits. The latencies are reported, not bounded: they follow the machine's load.
+    assert.ok(busy < 0.5, `event loop busy ${(busy * 100).toFixed(0)} % of the ingest; /health p50 ${p50Ms} ms, p99 ${p99Ms} ms, max ${maxMs} ms over ${latencies.length} requests`);
   } finally {
     await close();
   }
