@@ -2,7 +2,8 @@
 # Runs the whole test suite on the embedded PGlite, then again on a PostgreSQL server
 # (MERIDIAN_TEST_POSTGRES_URL, default the local server's database `test`) the test files whose
 # imports reach the database (scripts/database-tests.mjs): the others cannot tell the two apart.
-# Redis is expected at MERIDIAN_TEST_REDIS_URL (default redis://127.0.0.1:6379). Extra arguments select test files.
+# Redis is expected at MERIDIAN_TEST_REDIS_URL (default redis://127.0.0.1:6379). Extra arguments select test files;
+# MERIDIAN_TEST_CONCURRENCY sets how many files run at once (default 2).
 #
 # After each pass the slowest test files are listed (scripts/test-timing.mjs).
 # Every skipped test is listed with its reason. The only skips a pass may have are tests written
@@ -13,6 +14,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 postgres=${MERIDIAN_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test}
+# Test files run two at a time (each in its own process): most of a file's time is one core's work,
+# or waiting for a child process, a browser or a server, so two cores finish the suite in about
+# half the time. Tests assert behaviour, not wall-clock bounds, so the extra load changes no result.
+concurrency=${MERIDIAN_TEST_CONCURRENCY:-2}
 expected_skip='^(needs PostgreSQL|PGlite only)'
 if [ "$#" -gt 0 ]; then files=("$@"); else mapfile -t files < <(find dist/test -name '*.test.js' | sort); fi
 if [ "${#files[@]}" -eq 0 ]; then echo "no test files found under dist/test" >&2; exit 1; fi
@@ -34,7 +39,7 @@ for database in pglite "$postgres"; do
   if [ "$database" = pglite ]; then run=("${files[@]}"); else run=("${database_files[@]}"); fi
   echo "== tests on $shown (${#run[@]} files)"
   [ "${#run[@]}" -gt 0 ] || continue
-  MERIDIAN_TEST_DATABASE=$database node --test --test-reporter=spec --test-reporter-destination=stdout \
+  MERIDIAN_TEST_DATABASE=$database node --test --test-concurrency="$concurrency" --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$log.tap" \
     --test-reporter=./scripts/test-timing.mjs --test-reporter-destination="$log.timing" "${run[@]}" || status=1
   cat "$log.tap" >> "$log"

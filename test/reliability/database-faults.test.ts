@@ -94,7 +94,19 @@ async function proxiedServer(): Promise<{ proxy: TcpProxy; server: TestServer; b
   const proxy = await TcpProxy.start(upstream());
   const logs = new LogCapture();
   const config = testConfig({ databaseUrl: proxy.urlFor(testDatabase), logLevel: 'info', database });
-  const server = await startTestServer(config, { logStream: logs });
+  let server: TestServer | undefined;
+  // What is tested is the outage, not starting through the proxy within 500 ms on a loaded machine
+  // (it failed once at load 8): a start that fails is tried again, twice at most.
+  for (let attempt = 1; !server; attempt++) {
+    try {
+      server = await startTestServer(config, { logStream: logs });
+    } catch (error) {
+      if (attempt < 3) continue;
+      // A listening proxy would keep the test process alive after the failure is reported.
+      await proxy.close();
+      throw error;
+    }
+  }
   const base = (await server.server.listen()).public;
   return {
     proxy,
