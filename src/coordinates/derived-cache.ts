@@ -26,8 +26,11 @@ import { projInfo } from './proj.js';
 import { ENGINE } from './proj-data.js';
 import { sources } from './proj-wasm.js';
 
-/** 2: default transformations are PROJ's first candidate, chains of EPSG steps included (issue 18). */
-const FORMAT = 2;
+/**
+ * 2: default transformations are PROJ's first candidate, chains of EPSG steps included (issue 18).
+ * 3: the registry index (index-cache.ts, keyed by this too) carries the datums' publication years.
+ */
+const FORMAT = 3;
 
 export interface DerivedCacheKey {
   format: number;
