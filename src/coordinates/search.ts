@@ -49,14 +49,14 @@
  *   from the CRS through it (`ops=`) answers at the middle of the area both cover. `grids[].path`
  *   is the grid's file name (as PROJ names it), not where this server keeps it.
  * PROJ-derived data (default transformation, exports, transformation details) is computed on first
- * use and kept in bounded LRU caches (`SearchCache`); default transformations computed at setup
- * (derived-cache.ts) are taken from there instead. A server has PROJ compute it on its coordinates
+ * use and kept in bounded LRU caches (`SearchCache`); default transformations and exports computed
+ * at setup (derived-cache.ts) are taken from there instead. A server has PROJ compute it on its coordinates
  * pool (`searchWith`), never on the serving thread: finding a page, and a page whose data is cached,
  * need no PROJ. `search` computes in-line.
  */
 
 import { derive, type BoundFacts, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from './derive.js';
-import type { DefaultTransformations } from './derived-cache.js';
+import type { DefaultTransformations, PresetExports } from './derived-cache.js';
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
 import type { OperationInfo } from './proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
@@ -150,6 +150,7 @@ export const POPULAR_CRS: readonly number[] = [
 ];
 
 const WGS84 = 4326;
+const NO_EXPORTS: PresetExports = new Map();
 const CACHE_SIZE = 2000;
 const NOT_POPULAR = 127;
 const TYPO_CACHE_SIZE = 256;
@@ -172,7 +173,14 @@ interface CrsDetails {
  * (derived-cache.ts) when it has them; `search` one per registry.
  */
 export class SearchCache {
-  constructor(readonly defaults: DefaultTransformations = new Map()) {}
+  /**
+   * `defaults`: default transformations computed at setup; `exports`: the exports computed at
+   * setup, asked for by the first search that wants exports (the file is read then).
+   */
+  constructor(
+    readonly defaults: DefaultTransformations = new Map(),
+    readonly exports: () => PresetExports = () => NO_EXPORTS,
+  ) {}
   readonly crs = new Lru<number, CrsDetails>(CACHE_SIZE);
   /** Transformation descriptions; null: PROJ cannot build it. */
   readonly operations = new Lru<number, OperationInfo | null>(CACHE_SIZE);
@@ -614,6 +622,7 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
     page.details.set(entry.code, details);
     const preset = cache.defaults.get(entry.code);
     if (details.defaultTransformation === undefined && preset !== undefined) setDefault(registry, details, entry.code, preset);
+    if (options.exports && details.exports === undefined) details.exports = cache.exports().get(entry.code);
     const bound: number[] = [];
     if (options.transformations && !details.transformations) {
       for (const code of transformationCodes(registry, entry)) {
