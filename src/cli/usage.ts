@@ -136,7 +136,7 @@ export const commands: CommandHelp[] = [
     name: 'coordinates build-cache',
     synopsis: ['coordinates build-cache'],
     description:
-      'save the registry index and compute the default transformation of every EPSG CRS under <data>/coordinates/, which the server loads at start-up (minutes; each file is left alone when it is current for the registry, engine and grids)',
+      'save the registry index and compute the default transformation and the exports of every EPSG CRS under <data>/coordinates/, which the server loads (minutes; each file is left alone when it is current for the registry, engine and grids)',
     options: [],
     examples: ['meridian coordinates build-cache'],
   },

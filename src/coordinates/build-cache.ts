@@ -1,14 +1,14 @@
 /**
  * `meridian coordinates build-cache`: saves the registry index (index-cache.ts) and computes the
- * default transformation of every EPSG CRS on the coordinates pool (its threads, each with its own
- * PROJ engine) into the cache file the server loads at start-up (derived-cache.ts). Leaves each
+ * default transformation and the exports of every EPSG CRS on the coordinates pool (its threads,
+ * each with its own PROJ engine) into the cache files the server loads (derived-cache.ts). Leaves each
  * file alone when it is current for this registry, engine and grid set. Takes minutes: it is PROJ's operation search for each of the registry's
  * CRSs.
  */
 
 import type { Progress } from '../platform/progress.js';
 import type { CoordinatesConfig } from './config.js';
-import { computeDefaults, currentKey, derivedCachePath, readDerivedCache, writeDerivedCache } from './derived-cache.js';
+import { computeDefaults, currentKey, derivedCachePath, exportsCachePath, readDerivedCache, readExportsCache, writeDerivedCache, writeExportsCache } from './derived-cache.js';
 import { indexCachePath, readIndexCache, writeIndexCache } from './index-cache.js';
 import { CoordinatesPool } from './pool.js';
 import { loadRegistry } from './registry.js';
@@ -28,6 +28,9 @@ export interface BuildCacheReport {
   crs: number;
   /** CRSs with a default transformation. */
   withDefault: number;
+  /** The exports file beside it, and the CRSs it holds. */
+  exportsFile: string;
+  withExports: number;
   /** False when the file was current already. */
   built: boolean;
   /** The saved registry index (index-cache.ts); false when it was current already. */
@@ -49,28 +52,33 @@ export async function buildCoordinatesCache(dataDir: string, config: Coordinates
     writeIndexCache(indexFile, registry);
     progress.note(`Saved the registry index in ${indexFile} (${savedIndex.problem} before)`);
   }
-  const report = (crs: number, withDefault: number, built: boolean, leftOut: number[] = []): BuildCacheReport => ({
+  const exportsFile = exportsCachePath(dataDir);
+  const report = (crs: number, withDefault: number, withExports: number, built: boolean, leftOut: number[] = []): BuildCacheReport => ({
     file,
     epsg: key.epsg,
     crs,
     withDefault,
+    exportsFile,
+    withExports,
     built,
     indexBuilt,
     leftOut,
     seconds: Number(((performance.now() - started) / 1000).toFixed(1)),
   });
   const current = readDerivedCache(file, key);
-  if ('defaults' in current) {
-    progress.note(`${file} is current (EPSG ${key.epsg}, ${key.engine})`);
-    return report(current.defaults.size, [...current.defaults.values()].filter(Boolean).length, false);
+  const currentExports = readExportsCache(exportsFile, key);
+  if ('defaults' in current && 'exports' in currentExports) {
+    progress.note(`${file} and ${exportsFile} are current (EPSG ${key.epsg}, ${key.engine})`);
+    return report(current.defaults.size, [...current.defaults.values()].filter(Boolean).length, currentExports.exports.size, false);
   }
-  progress.note(`Building ${file}: ${current.problem}`);
+  progress.note(`Building ${file} and ${exportsFile}: ${'problem' in current ? current.problem : `exports: ${(currentExports as { problem: string }).problem}`}`);
   const codes = [...registry.crs.keys()];
   const pool = new CoordinatesPool({ ...config, queue: config.workers, timeoutMs: CHUNK_BUDGET_MS }, STUCK_MS);
   try {
-    const { defaults, leftOut } = await computeDefaults(codes, (task) => pool.derive(task), config.workers, progress);
+    const { defaults, exports, leftOut } = await computeDefaults(codes, (task) => pool.derive(task), config.workers, progress);
     writeDerivedCache(file, defaults, key);
-    return report(defaults.size, [...defaults.values()].filter(Boolean).length, true, leftOut);
+    writeExportsCache(exportsFile, exports, key);
+    return report(defaults.size, [...defaults.values()].filter(Boolean).length, exports.size, true, leftOut);
   } finally {
     await pool.close();
   }

@@ -12,8 +12,12 @@
  * the coordinates pool, as without a cache (choice: the server never rebuilds the file itself; a
  * full build is minutes of PROJ work that belongs to setup, not to a serving instance).
  *
- * Exports and transformation details (`exports=true`, `transformations=true`) are not in the
- * file: they are larger than the rest of the index together and are computed on first use.
+ * The exports of every CRS (`exports=true`: PROJ.4 and WKT bound to WGS 84, ~6 MB) are computed
+ * in the same pass into a second file, read on the first search that asks for exports rather than
+ * at start-up (its parse would add tens of milliseconds to every start for an option few use).
+ * Transformation details (`transformations=true`) are not computed at setup: they are per pair of
+ * CRS and transformation (62,000 pairs in EPSG v13.102, each a bound export and a trial transform:
+ * minutes more of setup and tens of megabytes), and are computed on first use.
  */
 
 import { createHash } from 'node:crypto';
@@ -22,12 +26,15 @@ import path from 'node:path';
 import type { Progress } from '../platform/progress.js';
 import { writeFileAtomically } from '../platform/atomic-file.js';
 import type { DefaultTransformation, Derived, DeriveTask } from './derive.js';
-import { projInfo } from './proj.js';
+import { projInfo, type Exports } from './proj.js';
 import { ENGINE } from './proj-data.js';
 import { sources } from './proj-wasm.js';
 
-/** 2: default transformations are PROJ's first candidate, chains of EPSG steps included (issue 18). */
-const FORMAT = 2;
+/**
+ * 2: default transformations are PROJ's first candidate, chains of EPSG steps included (issue 18).
+ * 3: the registry index (index-cache.ts, keyed by this too) carries the datums' publication years.
+ */
+const FORMAT = 3;
 
 export interface DerivedCacheKey {
   format: number;
@@ -49,6 +56,12 @@ interface CacheFile {
 
 /** Where the file is: under the data directory, one per installation. */
 export const derivedCachePath = (dataDir: string): string => path.join(dataDir, 'coordinates', 'derived-cache.json');
+
+/** Where the exports file is: beside the default transformations. */
+export const exportsCachePath = (dataDir: string): string => path.join(dataDir, 'coordinates', 'exports-cache.json');
+
+/** Exports of CRSs by code, as `crsExportsOf` gives them. */
+export type PresetExports = ReadonlyMap<number, Exports>;
 
 /** The key of the registry, engine and grids this process uses. */
 export function currentKey(): DerivedCacheKey {
@@ -95,6 +108,67 @@ export function readDerivedCache(file: string, key: DerivedCacheKey = currentKey
   return { defaults };
 }
 
+/** The key of a cache file, or why it cannot be used; the parsed file on success. */
+function readKeyed(file: string, key: DerivedCacheKey): { parsed: Record<string, unknown> } | { problem: string } {
+  let parsed: Record<string, unknown>;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: code === 'ENOENT' ? 'no cache file' : `unreadable (${(error as Error).message})` };
+  }
+  const found = parsed?.key as DerivedCacheKey | undefined;
+  if (typeof found !== 'object' || found === null) return { problem: 'malformed (no key)' };
+  if (!sameKey(found, key)) {
+    return { problem: `built for EPSG ${found.epsg} with ${found.engine} (PROJ ${found.proj}), format ${found.format}, another grid set or not: this is EPSG ${key.epsg} with ${key.engine}` };
+  }
+  return { parsed };
+}
+
+const isText = (value: unknown) => value === null || typeof value === 'string';
+
+/** The exports file's exports, or why it cannot be used; rows are `[crs, proj4, wkt]`. */
+export function readExportsCache(file: string, key: DerivedCacheKey = currentKey()): { exports: PresetExports } | { problem: string } {
+  const read = readKeyed(file, key);
+  if ('problem' in read) return read;
+  const rows = read.parsed.exports;
+  if (!Array.isArray(rows)) return { problem: 'malformed (no exports)' };
+  const exports = new Map<number, Exports>();
+  for (const row of rows as unknown[]) {
+    if (!(Array.isArray(row) && row.length === 3 && isCode(row[0]) && isText(row[1]) && isText(row[2]))) return { problem: `malformed row ${JSON.stringify(row).slice(0, 200)}` };
+    exports.set(row[0], { proj4: row[1], wkt: row[2] });
+  }
+  return { exports };
+}
+
+/** Writes the exports file atomically. */
+export function writeExportsCache(file: string, exports: PresetExports, key: DerivedCacheKey = currentKey()): void {
+  const rows = [...exports].sort(([a], [b]) => a - b).map(([code, found]) => JSON.stringify([code, found.proj4, found.wkt]));
+  writeFileAtomically(file, `{"key":${JSON.stringify(key)},"exports":[\n${rows.join(',\n')}\n]}\n`);
+}
+
+/**
+ * The exports file of this installation, read on first use (the first search asking for exports)
+ * and kept; none (logged once) when it cannot be used: exports are then computed on first use.
+ */
+export function lazyExports(dataDir: string, log: CacheLog): () => PresetExports {
+  let loaded: PresetExports | undefined;
+  return () => {
+    if (loaded) return loaded;
+    const file = exportsCachePath(dataDir);
+    const started = performance.now();
+    const read = readExportsCache(file);
+    if ('problem' in read) {
+      log.warn({ file, problem: read.problem }, 'coordinates exports cache not used: exports are computed on first use; `meridian coordinates build-cache` builds it');
+      loaded = new Map();
+    } else {
+      log.info({ file, crs: read.exports.size, ms: Math.round(performance.now() - started) }, 'coordinates exports cache loaded');
+      loaded = read.exports;
+    }
+    return loaded;
+  };
+}
+
 /** Where a starting server says whether a coordinates cache served. */
 export interface CacheLog {
   info(details: object, message: string): void;
@@ -135,19 +209,27 @@ export async function computeDefaults(
   derive: (task: DeriveTask) => Promise<Derived>,
   parallel: number,
   progress: Progress,
-): Promise<{ defaults: Map<number, DefaultTransformation | null>; leftOut: number[] }> {
+): Promise<{ defaults: Map<number, DefaultTransformation | null>; exports: Map<number, Exports>; leftOut: number[] }> {
   const defaults = new Map<number, DefaultTransformation | null>();
+  const exports = new Map<number, Exports>();
+  const done = (code: number) => defaults.has(code) && exports.has(code);
   const failures = new Map<number, number>();
   const leftOut: number[] = [];
   const queue: number[][] = [];
   for (let start = 0; start < codes.length; start += CHUNK) queue.push(codes.slice(start, start + CHUNK));
-  progress.phase('Default transformations of the EPSG CRSs', codes.length);
+  progress.phase('Default transformations and exports of the EPSG CRSs', codes.length);
   const worker = async () => {
     for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
       try {
-        const derived = await derive({ crs: chunk.map((code) => ({ code, defaultTransformation: true, exports: false, bound: [] })), operations: [] });
-        for (const facts of derived.crs) if (facts.defaultTransformation !== undefined) defaults.set(facts.code, facts.defaultTransformation);
-        const rest = chunk.filter((code) => !defaults.has(code));
+        const derived = await derive({
+          crs: chunk.map((code) => ({ code, defaultTransformation: !defaults.has(code), exports: !exports.has(code), bound: [] })),
+          operations: [],
+        });
+        for (const facts of derived.crs) {
+          if (facts.defaultTransformation !== undefined) defaults.set(facts.code, facts.defaultTransformation);
+          if (facts.exports !== undefined) exports.set(facts.code, facts.exports);
+        }
+        const rest = chunk.filter((code) => !done(code));
         if (rest.length > 0) queue.push(rest);
       } catch (error) {
         if (chunk.length > 1) {
@@ -163,10 +245,15 @@ export async function computeDefaults(
           }
         }
       }
-      progress.update(defaults.size + leftOut.length);
+      progress.update(codes.filter(done).length + leftOut.length);
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));
   progress.end();
-  return { defaults, leftOut: leftOut.sort((a, b) => a - b) };
+  // A CRS left out keeps nothing in either file: both are computed on first use, as without a cache.
+  for (const code of leftOut) {
+    defaults.delete(code);
+    exports.delete(code);
+  }
+  return { defaults, exports, leftOut: leftOut.sort((a, b) => a - b) };
 }

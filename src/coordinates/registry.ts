@@ -47,6 +47,12 @@ export interface RegistryEntry {
   datum: number | null;
   /** CRSs and geodetic datums: their ellipsoid. */
   ellipsoid: number | null;
+  /**
+   * Geodetic datums: the year of their publication date as EPSG gives it; CRSs: that of their
+   * geodetic datum (a realization: Mexico ITRF2008 2010, Mexico ITRF92 1992). null when EPSG gives
+   * none (datum ensembles: ETRS89, WGS 84) and for other kinds.
+   */
+  published: number | null;
   /** Operations, and projected CRSs through their conversion: the method. */
   method: number | null;
   /** Transformations and concatenated operations: their target CRS. */
@@ -149,6 +155,7 @@ const draft = (table: string, code: number, kind: Kind, name: string, deprecated
   baseCrs: null,
   datum: null,
   ellipsoid: null,
+  published: null,
   method: null,
   targetCrs: null,
   conversion: null,
@@ -273,12 +280,15 @@ function loadDatums(drafts: Draft[], units: Units): Map<number, number> {
     drafts.push(entry);
   }
   const ellipsoidOf = new Map<number, number>();
-  for (const [code, name, deprecated, ellipsoid, epoch, ensemble] of rows(
-    `SELECT code, name, deprecated, ellipsoid_code, frame_reference_epoch, ensemble_accuracy FROM geodetic_datum WHERE auth_name = 'EPSG'`,
+  // PROJ's C API gives no datum's publication date: it is read here with the rest of the row.
+  for (const [code, name, deprecated, ellipsoid, epoch, ensemble, published] of rows(
+    `SELECT code, name, deprecated, ellipsoid_code, frame_reference_epoch, ensemble_accuracy, publication_date FROM geodetic_datum WHERE auth_name = 'EPSG'`,
   )) {
     const kind: Kind = ensemble !== null ? 'DATUM-ENSEMDAT' : epoch !== null ? 'DATUM-DYNGEODDA' : 'DATUM-GEODDAT';
     const entry = draft('geodetic_datum', Number(code), kind, text(name), deprecated === 1);
     entry.ellipsoid = Number(ellipsoid);
+    const year = typeof published === 'string' ? Number(published.slice(0, 4)) : NaN;
+    entry.published = Number.isInteger(year) && year > 0 ? year : null;
     ellipsoidOf.set(entry.code, entry.ellipsoid);
     drafts.push(entry);
   }
@@ -592,6 +602,8 @@ export function loadRegistry(): Registry {
   const ellipsoidOf = loadDatums(drafts, units);
   const crsDrafts = loadCrss(drafts, systems, ellipsoidOf);
   const toWgs84 = loadOperations(drafts, crsDrafts);
+  const datumYear = new Map(drafts.filter((found) => found.table === 'geodetic_datum').map((found) => [found.code, found.published]));
+  for (const found of drafts) if (isCrsKind(found.kind) && found.datum !== null) found.published = datumYear.get(found.datum) ?? null;
   const extents = loadExtents(drafts);
   const usages = loadUsages();
   const aliases = loadAliases();
@@ -616,6 +628,7 @@ export function loadRegistry(): Registry {
       baseCrs: found.baseCrs,
       datum: found.datum,
       ellipsoid: found.ellipsoid,
+      published: found.published,
       method: found.method,
       targetCrs: found.targetCrs,
       areaCodes,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
-import type { DefaultTransformations } from './derived-cache.js';
+import type { DefaultTransformations, PresetExports } from './derived-cache.js';
 import { loadIndex } from './index-cache.js';
 import { loadRegistry, type Registry } from './registry.js';
 import { prepareRanking, SearchCache, searchWith, type Deriver } from './search.js';
@@ -132,14 +132,14 @@ export function sharedRegistry(from?: { dataDir: string; log: Parameters<typeof 
 /**
  * Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. Search finds its page on the
  * serving thread and has `deriver` (the coordinates pool) compute what PROJ alone knows of it and
- * `defaults` (computed at setup) does not hold.
+ * `defaults` and `exports` (computed at setup) do not hold.
  */
 export async function coordinatesRoutes(
   app: FastifyInstance,
-  options: { gate: KeyGate; registry: Registry; deriver: Deriver; defaults?: DefaultTransformations },
+  options: { gate: KeyGate; registry: Registry; deriver: Deriver; defaults?: DefaultTransformations; exports?: () => PresetExports },
 ): Promise<void> {
   const plans = new PlanCache();
-  const cache = new SearchCache(options.defaults);
+  const cache = new SearchCache(options.defaults, options.exports);
   prepareRanking(options.registry);
   const version = epsgVersion();
   app.addHook('onRequest', options.gate.hookFor('coordinates'));

@@ -11,6 +11,11 @@
  *   3. entries *about* every term (name, alias, code, the lead or a short list of places of the
  *      area) before those whose area merely covers one;
  *   4. popular entries: the CRSs of `POPULAR_CRS`, and the datums and ellipsoids of those CRSs;
+ *      but when the query names a place that has grids of its own (projected CRSs whose area is
+ *      that place as a whole: "Austria.", "Italy - onshore and offshore."), a popular projected CRS
+ *      about the place only as one place of its area's list (ETRS89 / UTM zone 32N for Austria) is
+ *      not preferred, and the place's own grids come first among the rest, the one on the newest
+ *      datum (EPSG's publication date: Mexico ITRF2008 before Mexico ITRF92) first;
  *   5. text relevance;
  *   6. depth CRSs after heights; shorter names (a name that is mostly the query; not among popular
  *      entries); then the popularity rank (a popular CRS before its datum; for the rest, that of
@@ -44,14 +49,14 @@
  *   from the CRS through it (`ops=`) answers at the middle of the area both cover. `grids[].path`
  *   is the grid's file name (as PROJ names it), not where this server keeps it.
  * PROJ-derived data (default transformation, exports, transformation details) is computed on first
- * use and kept in bounded LRU caches (`SearchCache`); default transformations computed at setup
- * (derived-cache.ts) are taken from there instead. A server has PROJ compute it on its coordinates
+ * use and kept in bounded LRU caches (`SearchCache`); default transformations and exports computed
+ * at setup (derived-cache.ts) are taken from there instead. A server has PROJ compute it on its coordinates
  * pool (`searchWith`), never on the serving thread: finding a page, and a page whose data is cached,
  * need no PROJ. `search` computes in-line.
  */
 
 import { derive, type BoundFacts, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from './derive.js';
-import type { DefaultTransformations } from './derived-cache.js';
+import type { DefaultTransformations, PresetExports } from './derived-cache.js';
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
 import type { OperationInfo } from './proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
@@ -145,6 +150,7 @@ export const POPULAR_CRS: readonly number[] = [
 ];
 
 const WGS84 = 4326;
+const NO_EXPORTS: PresetExports = new Map();
 const CACHE_SIZE = 2000;
 const NOT_POPULAR = 127;
 const TYPO_CACHE_SIZE = 256;
@@ -167,7 +173,14 @@ interface CrsDetails {
  * (derived-cache.ts) when it has them; `search` one per registry.
  */
 export class SearchCache {
-  constructor(readonly defaults: DefaultTransformations = new Map()) {}
+  /**
+   * `defaults`: default transformations computed at setup; `exports`: the exports computed at
+   * setup, asked for by the first search that wants exports (the file is read then).
+   */
+  constructor(
+    readonly defaults: DefaultTransformations = new Map(),
+    readonly exports: () => PresetExports = () => NO_EXPORTS,
+  ) {}
   readonly crs = new Lru<number, CrsDetails>(CACHE_SIZE);
   /** Transformation descriptions; null: PROJ cannot build it. */
   readonly operations = new Lru<number, OperationInfo | null>(CACHE_SIZE);
@@ -185,6 +198,10 @@ interface State {
   basePopularity: Uint8Array;
   /** Depth CRSs, after their heights. */
   variant: Uint8Array;
+  /** Projected CRSs whose area is one place as a whole ("Austria.", "Italy - onshore and offshore."). */
+  whole: Uint8Array;
+  /** Years from their datum's publication to 2100 (255: unknown): a newer realization first among whole-place grids. */
+  age: Uint8Array;
   nameLength: Uint8Array;
   /** Entry ids in the order of a query without free text: popular entries, then by code. */
   staticOrder: Uint32Array;
@@ -203,6 +220,14 @@ interface State {
 }
 
 const states = new WeakMap<Registry, State>();
+const PROJECTED = KINDS.indexOf('CRS-PROJCRS');
+
+/**
+ * An area that is one place as a whole, as EPSG describes a country's full extent: its name alone
+ * (a landlocked country: "Austria.") or qualified "onshore and offshore" ("Italy - onshore and
+ * offshore."); not a part of it ("- onshore", "- west of 12°E", "- states of ...") nor a list.
+ */
+const WHOLE_PLACE = /^(?:(?! - )[^:;,.()0-9])+(?: - onshore and offshore)?\.$/u;
 
 function stateOf(registry: Registry): State {
   const known = states.get(registry);
@@ -217,6 +242,8 @@ function stateOf(registry: Registry): State {
     borrowed: new Uint8Array(n),
     basePopularity: new Uint8Array(n).fill(NOT_POPULAR),
     variant: new Uint8Array(n),
+    whole: new Uint8Array(n),
+    age: new Uint8Array(n),
     nameLength: new Uint8Array(n),
     staticOrder: new Uint32Array(n),
     idSpan: 2 ** Math.ceil(Math.log2(n + 1)),
@@ -255,6 +282,8 @@ function stateOf(registry: Registry): State {
       state.borrowed[id] = 1;
     }
     state.variant[id] = entry.depth ? 1 : 0;
+    state.whole[id] = state.kind[id] === PROJECTED && entry.area !== null && WHOLE_PLACE.test(entry.area) ? 1 : 0;
+    state.age[id] = entry.published === null ? 255 : Math.max(0, Math.min(254, 2100 - entry.published));
     state.nameLength[id] = Math.min(entry.name.length, 255);
   });
   const order = Array.from({ length: n }, (_, id) => id).sort(
@@ -291,6 +320,12 @@ const WORD_SCORE = (() => {
   }
   return table;
 })();
+
+/**
+ * Lowest term score of an entry about the query otherwise than as one place of its area's list:
+ * a word of the name or alias, or the lead of the area (an area listing the place scores 4).
+ */
+const WHOLE_SCORE = 5;
 
 /** Match class of a term's score: 0 the entry is about it, 1 its area merely covers it. */
 const matchClass = (score: number): number => (score >= 4 ? 0 : 1);
@@ -402,8 +437,8 @@ function termsOf(registry: Registry, typed: readonly string[]): Term[] {
   return unique.map((term) => termOf(registry, term, !allNoise && NOISE_WORDS.has(term)));
 }
 
-/** Best score of a term among an entry's words (0: no match). Its words are sorted by id. */
-function entryTermScore(registry: Registry, entry: number, term: Term): number {
+/** Best score of a term among an entry's words (0: no match), counting the `fields` given. Its words are sorted by id. */
+function entryTermScore(registry: Registry, entry: number, term: Term, fields = ALL_FIELDS): number {
   const { entryStart, entryWord, entryField, words } = registry.text;
   let best = 0;
   for (const reading of term.readings) {
@@ -416,7 +451,7 @@ function entryTermScore(registry: Registry, entry: number, term: Term): number {
     }
     for (let i = lo; i < entryStart[entry + 1]! && entryWord[i]! < reading.hi; i++) {
       const exact = words[entryWord[i]!]!.length === reading.exactLength ? 1 : 0;
-      best = Math.max(best, WORD_SCORE[(entryField[i]! & reading.fields) * 2 + exact]! - reading.penalty);
+      best = Math.max(best, WORD_SCORE[(entryField[i]! & reading.fields & fields) * 2 + exact]! - reading.penalty);
     }
   }
   return best;
@@ -518,16 +553,30 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
   const codes = new Set(query.terms.filter((term) => /^[0-9]+$/.test(term)).map(Number));
   if (query.code !== null) codes.add(query.code);
   const withText = required.length > 0 ? 1 : 0;
+  // A place the query names has grids of its own: projected CRSs about every term, whose area is
+  // that place as a whole (a term opens the area). It matters where a popular system is about the
+  // place only as one place of its area's list: a zone across countries, such as ETRS89 / UTM zone
+  // 32N for Austria or Italy. Without such grids (Germany, Denmark), the popular zone stays first.
+  const ownGrid = (id: number) =>
+    state.whole[id] === 1 && state.weakest[id]! >= WHOLE_SCORE && required.some((term) => entryTermScore(registry, id, term, AREA_FIELDS) >= WHOLE_SCORE);
+  const listedOnly = (id: number) =>
+    state.kind[id] === PROJECTED && state.popularity[id]! !== NOT_POPULAR && matchClass(state.weakest[id]!) === 0 && state.weakest[id]! < WHOLE_SCORE;
+  const placeHasGrid = withText === 1 && candidates.some(ownGrid);
   const keys = new Float64Array(candidates.length);
   candidates.forEach((id, i) => {
     const exact = codes.has(registry.entries[id]!.code) ? 0 : 1;
     const weakest = withText * matchClass(state.weakest[id]!);
     const popularity = state.popularity[id]!;
-    const group = popularity === NOT_POPULAR ? 1 : 0;
+    const own = placeHasGrid && ownGrid(id);
+    // When the place has grids of its own, a popular system that is about it only as one place of
+    // its area's list (a zone across countries: ETRS89 / UTM zone 32N for Austria) is not preferred.
+    const group = popularity === NOT_POPULAR || (placeHasGrid && listedOnly(id)) ? 1 : 0;
+    const notOwn = placeHasGrid && !own ? 1 : 0;
     const relevance = 255 - Math.min(state.relevance[id]!, 255);
     const order = group === 0 ? popularity * 2 + state.borrowed[id]! : state.basePopularity[id]! * 2;
-    const nameLength = withText * group * state.nameLength[id]!;
-    const major = ((exact * 2 + state.deprecated[id]!) * 2 + weakest) * 2 + group;
+    // Among a place's own grids, the one on the newest datum (the realization in use) before shorter names.
+    const nameLength = own ? state.age[id]! : withText * group * state.nameLength[id]!;
+    const major = (((exact * 2 + state.deprecated[id]!) * 2 + weakest) * 2 + group) * 2 + notOwn;
     keys[i] = ((((major * 256 + relevance) * 2 + state.variant[id]!) * 256 + nameLength) * 256 + order) * state.idSpan + id;
   });
   keys.sort();
@@ -573,6 +622,7 @@ function findPage(registry: Registry, cache: SearchCache, options: SearchOptions
     page.details.set(entry.code, details);
     const preset = cache.defaults.get(entry.code);
     if (details.defaultTransformation === undefined && preset !== undefined) setDefault(registry, details, entry.code, preset);
+    if (options.exports && details.exports === undefined) details.exports = cache.exports().get(entry.code);
     const bound: number[] = [];
     if (options.transformations && !details.transformations) {
       for (const code of transformationCodes(registry, entry)) {

@@ -1,7 +1,7 @@
 /**
- * The default transformations computed at setup (derived-cache.ts): computed on the coordinates
- * pool, written and read back, they give search results equal to those computed on demand, with no
- * PROJ work left for a search; a file for another registry, engine or grid set, or a damaged one,
+ * The default transformations and exports computed at setup (derived-cache.ts): computed on the
+ * coordinates pool, written and read back, they give search results equal to those computed on
+ * demand, with no PROJ work left for a search (exports read on the first search asking for them); a file for another registry, engine or grid set, or a damaged one,
  * is refused with the reason; the server loads the file at start-up (or says why not) and answers
  * cold searches from it; `meridian coordinates build-cache` leaves a current file alone and saves
  * the registry index beside it.
@@ -16,8 +16,19 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../../src/config.js';
-import { computeDefaults, currentKey, derivedCachePath, readDerivedCache, writeDerivedCache, type DefaultTransformations } from '../../src/coordinates/derived-cache.js';
-import type { DeriveTask } from '../../src/coordinates/derive.js';
+import {
+  computeDefaults,
+  currentKey,
+  derivedCachePath,
+  exportsCachePath,
+  readDerivedCache,
+  readExportsCache,
+  writeDerivedCache,
+  writeExportsCache,
+  type DefaultTransformations,
+  type PresetExports,
+} from '../../src/coordinates/derived-cache.js';
+import { crsExportsOf, type DeriveTask } from '../../src/coordinates/derive.js';
 import { indexCachePath, readIndexCache } from '../../src/coordinates/index-cache.js';
 import { CoordinatesPool } from '../../src/coordinates/pool.js';
 import { loadRegistry } from '../../src/coordinates/registry.js';
@@ -44,20 +55,21 @@ function pageCodes(): number[] {
   return [...codes];
 }
 
-let computed: DefaultTransformations | undefined;
-/** The defaults of the page codes, computed as the build does: on the coordinates pool. */
-async function defaultsOfPages(): Promise<DefaultTransformations> {
+let computed: { defaults: DefaultTransformations; exports: PresetExports } | undefined;
+/** The defaults and exports of the page codes, computed as the build does: on the coordinates pool. */
+async function computedForPages(): Promise<{ defaults: DefaultTransformations; exports: PresetExports }> {
   if (computed) return computed;
   const pool = new CoordinatesPool({ ...defaultConfig.coordinates, workers: 2, queue: 2, timeoutMs: 60_000 });
   try {
-    const { defaults, leftOut } = await computeDefaults(pageCodes(), (task) => pool.derive(task), 2, silent);
+    const { defaults, exports, leftOut } = await computeDefaults(pageCodes(), (task) => pool.derive(task), 2, silent);
     assert.deepEqual(leftOut, []);
-    computed = defaults;
+    computed = { defaults, exports };
     return computed;
   } finally {
     await pool.close();
   }
 }
+const defaultsOfPages = async () => (await computedForPages()).defaults;
 
 test('defaults computed for the cache, written and read back, answer searches as computing them on demand does, with no PROJ work', { timeout: 300_000 }, async () => {
   const defaults = await defaultsOfPages();
@@ -78,6 +90,32 @@ test('defaults computed for the cache, written and read back, answer searches as
   assert.deepEqual(tasks, [], 'no PROJ work for fields the cache holds');
 });
 
+test('exports computed for the cache, written and read back, are what PROJ gives on demand, and answer exports=true searches with no PROJ work', { timeout: 300_000 }, async () => {
+  const { defaults, exports } = await computedForPages();
+  assert.equal(exports.size, pageCodes().length);
+  for (const code of [2056, 27572, 31467, 4326]) if (exports.has(code)) assert.deepEqual(exports.get(code), crsExportsOf(code), `EPSG:${code}`);
+  const file = exportsCachePath(tempDir());
+  writeExportsCache(file, exports);
+  const read = readExportsCache(file);
+  assert.ok('exports' in read, JSON.stringify(read).slice(0, 200));
+  assert.deepEqual(read.exports, exports);
+
+  const tasks: DeriveTask[] = [];
+  const watching: Deriver = { timeoutMs: Infinity, derive: (task) => (tasks.push(task), inlineDeriver.derive(task)) };
+  let asked = 0;
+  const cache = new SearchCache(defaults, () => (asked++, read.exports));
+  const withExports = (query: string) => ({ ...options(query), exports: true });
+  for (const query of QUERIES) {
+    assert.deepEqual(await searchWith(registry, cache, watching, withExports(query)), search(onDemand, withExports(query)), query);
+  }
+  assert.deepEqual(tasks, [], 'no PROJ work for exports the cache holds');
+  assert.ok(asked > 0);
+  // Searches without exports do not read the file.
+  asked = 0;
+  await searchWith(registry, new SearchCache(defaults, () => (asked++, read.exports)), watching, options('swit'));
+  assert.equal(asked, 0);
+});
+
 test('a task that fails is sent again one CRS at a time; a CRS that fails alone twice is left out, named, and the rest is computed', { timeout: 300_000 }, async () => {
   const codes = pageCodes();
   const stuck = codes[3]!;
@@ -91,11 +129,12 @@ test('a task that fails is sent again one CRS at a time; a CRS that fails alone 
       sent.push(task.crs.map(({ code }) => code));
       return task.crs.some(({ code }) => code === stuck) ? Promise.reject(new Error('PROJ did not answer')) : pool.derive(task);
     };
-    const { defaults, leftOut } = await computeDefaults(codes, derive, 2, progress);
+    const { defaults, exports, leftOut } = await computeDefaults(codes, derive, 2, progress);
     assert.deepEqual(leftOut, [stuck]);
     assert.equal(defaults.size, codes.length - 1);
     assert.ok(!defaults.has(stuck));
     assert.deepEqual(defaults, new Map([...(await defaultsOfPages())].filter(([code]) => code !== stuck)));
+    assert.deepEqual(exports, new Map([...(await computedForPages()).exports].filter(([code]) => code !== stuck)));
     assert.equal(sent.filter((task) => task.length === 1 && task[0] === stuck).length, 2, 'sent alone twice');
     assert.deepEqual(notes, [`EPSG:${stuck} left to compute on first use: PROJ did not answer`]);
   } finally {
@@ -130,14 +169,34 @@ test('a cache file for another registry, engine or grid set, or a damaged one, i
     const read = readDerivedCache(file);
     assert.ok('problem' in read && problem.test(read.problem), `${text}: ${JSON.stringify(read)}`);
   }
+
+  const exportsFile = exportsCachePath(tempDir());
+  assert.deepEqual(readExportsCache(exportsFile), { problem: 'no cache file' });
+  const exports = new Map([[2056, { proj4: '+proj=somerc +type=crs', wkt: 'PROJCS["CH1903+ / LV95"]' }], [4979, { proj4: null, wkt: null }]]);
+  writeExportsCache(exportsFile, exports, { ...key, epsg: 'v12.005' });
+  const other = readExportsCache(exportsFile);
+  assert.ok('problem' in other && /^built for EPSG v12\.005/.test(other.problem), JSON.stringify(other));
+  writeExportsCache(exportsFile, exports);
+  assert.deepEqual(readExportsCache(exportsFile), { exports });
+  for (const [text, problem] of [
+    [JSON.stringify({ key }), /^malformed \(no exports\)/],
+    [JSON.stringify({ key, exports: [[2056, '+proj=somerc']] }), /^malformed row/],
+    [JSON.stringify({ key, exports: [[2056, 1, null]] }), /^malformed row/],
+    [JSON.stringify({ key, exports: [['2056', null, null]] }), /^malformed row/],
+  ] as [string, RegExp][]) {
+    writeFileSync(exportsFile, text);
+    const read = readExportsCache(exportsFile);
+    assert.ok('problem' in read && problem.test(read.problem), `${text}: ${JSON.stringify(read)}`);
+  }
 });
 
-test('the server loads the cache at start-up and answers cold searches from it; without one it says so and computes', { timeout: 300_000 }, async () => {
-  const defaults = await defaultsOfPages();
+test('the server loads the cache at start-up and answers cold searches from it, exports from the exports file on the first search asking; without one it says so and computes', { timeout: 300_000 }, async () => {
+  const { defaults, exports } = await computedForPages();
   // One thread, no queue and 100 ms of PROJ a search: a cold page of DHDN's systems needs more.
   const coordinates = { workers: 1, queue: 0, timeoutMs: 100 };
   const withCache = testConfig({ coordinates });
   writeDerivedCache(derivedCachePath(withCache.dataDir), defaults);
+  writeExportsCache(exportsCachePath(withCache.dataDir), exports);
   const logs = new LogCapture();
   const server = await startTestServer({ ...withCache, logLevel: 'info' }, { logStream: logs });
   try {
@@ -150,6 +209,14 @@ test('the server loads the cache at start-up and answers cold searches from it; 
       assert.equal(response.statusCode, 200, response.body);
       assert.deepEqual(response.json(), JSON.parse(JSON.stringify(search(onDemand, options(query)))));
     }
+    const exportsLoaded = () => logs.lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'coordinates exports cache loaded');
+    assert.equal(exportsLoaded(), undefined, 'read on the first search asking for exports, not at start-up');
+    for (const query of ['dhdn', 'nzgd49']) {
+      const response = await server.server.public.inject({ method: 'GET', url: `/coordinates/search/${query}.json?exports=true&key=${key}` });
+      assert.equal(response.statusCode, 200, response.body);
+      assert.deepEqual(response.json(), JSON.parse(JSON.stringify(search(onDemand, { ...options(query), exports: true }))));
+    }
+    assert.equal(exportsLoaded()?.crs, exports.size, logs.text);
   } finally {
     await server.close();
   }
@@ -175,12 +242,13 @@ test('the server loads the cache at start-up and answers cold searches from it; 
 test('meridian coordinates build-cache leaves a current cache alone and saves the registry index', () => {
   const dataDir = tempDir();
   writeDerivedCache(derivedCachePath(dataDir), new Map([[2056, LV95]]));
+  writeExportsCache(exportsCachePath(dataDir), new Map([[2056, crsExportsOf(2056)]]));
   // Had it rebuilt (minutes of work), the report would say built: true.
   const run = spawnSync(process.execPath, [bin, 'coordinates', 'build-cache', '--data', dataDir], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stderr, /is current \(EPSG v\d+\.\d+/);
+  assert.match(run.stderr, /are current \(EPSG v\d+\.\d+/);
   const report = JSON.parse(run.stdout);
-  assert.deepEqual([report.built, report.crs, report.withDefault], [false, 1, 1]);
+  assert.deepEqual([report.built, report.crs, report.withDefault, report.withExports], [false, 1, 1, 1]);
   // The registry index was not saved yet: it is now.
   assert.equal(report.indexBuilt, true);
   assert.ok('registry' in readIndexCache(indexCachePath(dataDir)));

@@ -31,6 +31,8 @@ interface Case {
   after?: number[];
   /** A pattern the names of the first three results all match (a family first). */
   leading?: RegExp;
+  /** The expected first result's area of use (checked with projinfo), where the case rests on it. */
+  area?: RegExp;
 }
 
 const CASES: Case[] = [
@@ -106,20 +108,37 @@ const CASES: Case[] = [
   { query: 'new zealand', first: 2193, name: /^NZGD2000 \/ New Zealand Transverse Mercator 2000$/ },
   { query: 'japan', first: 6668, name: /^JGD20(11|24)$/ },
   { query: 'canada', first: 3978, name: /^NAD83 \/ Canada Atlas Lambert$/ },
+  // A country with a grid of its own: a projected CRS whose area of use is that country as a whole
+  // (projinfo: "Austria.", "Italy - onshore and offshore.") comes before ETRS89 / UTM zone 32N and
+  // 33N, popular systems about it only as one country of their area's list (a zone of a continent:
+  // "Europe between 6°E and 12°E: Austria; Denmark; Germany; Italy; ..."), and before the grids of
+  // a part of it (MGI / Austria M28 "Austria west of 11°50'E", Monte Mario / Italy zone 1 "Italy -
+  // west of 12°E"). Germany and Denmark have no such grid (ETRS89 / LCC Germany covers
+  // "Germany - onshore"): there UTM zone 32N stays first, as their surveying agencies use it.
+  // Austria: MGI / Austria Lambert, the grid Austria's federal data is published in; its ETRS89
+  // counterpart (ETRS89-AUT [2002] / Austria Lambert, same area) follows.
+  { query: 'austria', first: 31287, name: /^MGI \/ Austria Lambert$/, area: /^Austria\.$/, onPage: [3416], after: [25832, 25833, 31284, 31257] },
+  // Italy: the national grid of RDN2008 (ETRS89-ITA), Italy's official frame since 2011.
+  { query: 'italy', first: 6875, name: /^ETRS89-ITA \[RDN2008\] \/ Italy zone \(N-E\)$/, area: /^Italy - onshore and offshore\.$/, after: [25832, 25833, 3003, 3004] },
+  // Mexico: among its two whole-country grids, the one on the newer realization (projinfo's remark
+  // on Mexico ITRF2008: "Replaces Mexico ITRF92 (CRS code 4483) from December 2010"), then the older
+  // one, both before the geographic and geocentric CRSs of those frames.
+  { query: 'mexico', first: 6372, name: /^Mexico ITRF2008 \/ LCC$/, area: /^Mexico - onshore and offshore\.$/, second: 6362, after: [4481, 4482, 4483] },
 ];
 
 const registry = loadRegistry();
 const codes = (query: string) => search(registry, { query, limit: 10, offset: 0, transformations: false, exports: false }).results.map((item) => item.id.code);
 const names = (query: string) => search(registry, { query, limit: 3, offset: 0, transformations: false, exports: false }).results.map((item) => item.name);
 
-/** projinfo's name of an EPSG object (CRS or datum), reading the registry Meridian uses. */
-function projinfoName(code: number, datum: boolean): string {
+/** projinfo's name and area of use of an EPSG object (CRS or datum), reading the registry Meridian uses. */
+function projinfoOf(code: number, datum: boolean): { name: string; area: string | undefined } {
   const run = spawnSync('projinfo', [datum ? `urn:ogc:def:datum:EPSG::${code}` : `EPSG:${code}`, '-o', 'PROJJSON', '--single-line', '-q'], {
     encoding: 'utf8',
     env: sameRegistry,
   });
   assert.equal(run.status, 0, `projinfo EPSG:${code}: ${run.stderr}`);
-  return (JSON.parse(run.stdout) as { name: string }).name;
+  const found = JSON.parse(run.stdout) as { name: string; area?: string; usages?: { area?: string }[] };
+  return { name: found.name, area: found.area ?? found.usages?.[0]?.area };
 }
 
 test(`the list has at least 40 queries, each with a different text`, () => {
@@ -130,8 +149,9 @@ test(`the list has at least 40 queries, each with a different text`, () => {
 test('the expected codes are named as the list says, by projinfo', () => {
   requirePeers('proj');
   for (const entry of CASES) {
-    const name = projinfoName(entry.first, entry.query.includes('kind:DATUM'));
+    const { name, area } = projinfoOf(entry.first, entry.query.includes('kind:DATUM'));
     assert.match(name, entry.name, `${entry.query}: EPSG:${entry.first} is "${name}"`);
+    if (entry.area) assert.match(area ?? '', entry.area, `${entry.query}: EPSG:${entry.first}'s area is "${area}"`);
   }
 });
 
