@@ -168,3 +168,42 @@ test('a label drawn again in a view moved by part of a pixel is drawn as afresh:
   for (let i = 0; i < moved.length; i++) if (moved[i] !== afresh[i]) differing++;
   assert.equal(differing, 0, `${differing} bytes differ from the moved view drawn afresh`);
 });
+
+test('a kept halo is put where its label is, to a fraction of a pixel: views moved by quarters of a pixel move it by as much', async () => {
+  // The halo alone (transparent text), drawn once and kept: the later views take it from the cache.
+  const data = collection([[pointAt(0, 0), { name: 'Halo' }]]);
+  const source = geojsonSource(data);
+  const tiles = new Map<string, ReturnType<TileSource['getTile']>>();
+  const read = source.getTile.bind(source);
+  source.getTile = (z, x, y) => tiles.get(`${z}/${x}/${y}`) ?? tiles.set(`${z}/${x}/${y}`, read(z, x, y)).get(`${z}/${x}/${y}`)!;
+  const sources = { p: source };
+  const style = compileStyle({
+    version: 8,
+    sources: sourceSpecs(sources),
+    layers: [
+      { id: 'background', type: 'background', paint: { 'background-color': '#ffffff' } },
+      { id: 'labels', type: 'symbol', source: 'p', layout: textLayout(), paint: { ...textPaint, 'text-color': 'rgba(0, 0, 255, 0)' } } as unknown as LayerSpecification,
+    ],
+  } as StyleSpecification);
+  /** The halo's centre across the image (device px): the mean x weighted by how red each pixel is. */
+  const centreX = async (lon: number) => {
+    const canvas = await renderMap(style, new Map(Object.entries(sources)), view(4, [lon, 0], 384, 256, 1));
+    const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let sum = 0;
+    let weight = 0;
+    for (let i = 0; i < pixels.length; i += 4) {
+      const red = 255 - pixels[i + 1]!;
+      sum += red * ((i / 4) % canvas.width);
+      weight += red;
+    }
+    assert.ok(weight > 0, 'no halo drawn');
+    return sum / weight;
+  };
+  // 8192 px around the world at zoom 4: the view moved east by a quarter of a pixel moves the label west by as much.
+  const quarter = 360 / 8192 / 4;
+  const start = await centreX(0);
+  for (const k of [1, 2, 3, 4, 6]) {
+    const moved = await centreX(k * quarter);
+    assert.ok(Math.abs(start - moved - k / 4) < 0.05, `moved by ${k} quarters of a pixel, the halo moved ${(start - moved).toFixed(3)} px`);
+  }
+});
