@@ -45,7 +45,7 @@ interface Operation {
   tags?: string[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, { schema?: Schema }> };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }> }>;
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema }>; headers?: Record<string, { description?: string; schema?: Schema }> }>;
   security?: Record<string, unknown>[];
 }
 
@@ -184,6 +184,20 @@ function operationSection(method: string, path: string, operation: Operation, do
       lines.push(`| ${status} | ${cell(content || '—')} | ${cell(response.description ?? '')} |`);
     }
     lines.push('');
+    // Response headers, each once with the statuses that carry it.
+    const headers = new Map<string, { description: string; statuses: string[] }>();
+    for (const [status, response] of responses) {
+      for (const [name, header] of Object.entries(response.headers ?? {})) {
+        const seen = headers.get(name) ?? { description: header.description ?? describeType(header.schema), statuses: [] };
+        seen.statuses.push(status);
+        headers.set(name, seen);
+      }
+    }
+    if (headers.size) {
+      lines.push('| Response header | Statuses | Description |', '|---|---|---|');
+      for (const [name, { description, statuses }] of headers) lines.push(`| \`${name}\` | ${statuses.join(', ')} | ${cell(description)} |`);
+      lines.push('');
+    }
     // The fields of each JSON body the operation declares itself (shared bodies have their own section).
     const bodies = responses.flatMap(([status, response]) => {
       const schema = response.content?.['application/json']?.schema;

@@ -28,7 +28,11 @@ const doc: OpenApiDocument = {
           },
         },
         responses: {
-          '200': { description: 'Changed', content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } } },
+          '200': {
+            description: 'Changed',
+            content: { 'application/json': { schema: { type: 'object', properties: { id: { type: 'string' } } } } },
+            headers: { 'RateLimit-Remaining': { description: 'Requests left', schema: { type: 'integer' } } },
+          },
           '400': { description: 'Bad input', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } },
         },
       },
@@ -53,6 +57,8 @@ test('each operation is listed under its tag with authentication, parameters, bo
   assert.match(md, /\| `tags` \| array of string \| no \|/);
   assert.match(md, /\| 400 \| `application\/json`: \[ErrorBody\]\(#schema-errorbody\) \| Bad input \|/);
   assert.match(md, /Response fields:[\s\S]*\| `id` \| string \| no \|/);
+  // Response headers, with the statuses that carry them.
+  assert.match(md, /\| Response header \| Statuses \| Description \|\n\|---\|---\|---\|\n\| `RateLimit-Remaining` \| 200 \| Requests left \|/);
   // Operations without a tag are gathered at the end, before the schemas.
   assert.ok(md.indexOf('## Other') > md.indexOf('## things') && md.indexOf('### Schema ErrorBody') > md.indexOf('## Other'));
   assert.match(md, /Authentication: none\./);
