@@ -4,6 +4,13 @@
  * units), with the words search looks them up by. Loaded once at start-up with a few SQL queries
  * (`loadRegistry`), then read-only.
  *
+ * Why SQL rather than PROJ's C API: the API lists CRSs (`proj_get_crs_info_list_from_database`)
+ * but gives the rest of what the index holds (axes, units, datums' ellipsoids and dates, operation
+ * steps, every usage's extent) only by building each object (`proj_create_from_database`); built
+ * one by one, the 8,004 EPSG CRSs alone take about 4 s here, where the SQL reads their rows in
+ * 8 ms, and start-up must stay under 1 s. Everything that needs PROJ's judgment (operations,
+ * exports, default transformations) goes through the C API (proj.ts).
+ *
  * What proj.db (layout 1.x, EPSG v10.076) does not carry, and how the index fills it in:
  * - Coordinate systems have no names: they get EPSG's naming pattern, built from their axes
  *   ("Cartesian 2D CS. Axes: easting, northing (E,N). Orientations: east, north. UoM: m.").
