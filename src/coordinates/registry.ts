@@ -11,7 +11,7 @@
  * 8 ms, and start-up must stay under 1 s. Everything that needs PROJ's judgment (operations,
  * exports, default transformations) goes through the C API (proj.ts).
  *
- * What proj.db (layout 1.x, EPSG v10.076) does not carry, and how the index fills it in:
+ * What proj.db (layout 1.x) does not carry, and how the index fills it in:
  * - Coordinate systems have no names: they get EPSG's naming pattern, built from their axes
  *   ("Cartesian 2D CS. Axes: easting, northing (E,N). Orientations: east, north. UoM: m.").
  * - No engineering or derived CRS, no engineering datum, no affine CS: the kinds exist, with no
