@@ -2,27 +2,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
-import { createServer, openMeridian } from '../app.js';
 import type { AdminRequest } from '../admin.js';
 import type { AccountSummary } from '../keys/accounts.js';
 import type { IngestReport } from '../weather/ingest.js';
-import { fetchModels, type FetchModel } from '../weather/schedule.js';
+import type { FetchModel } from '../weather/schedule.js';
+import { commandsNamed, commandWords, RenderUsageError, SeedUsageError, usageOf } from './usage.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
 import { ApiError } from '../platform/errors.js';
-import { renderToFile, RenderUsageError } from './render.js';
-import { MapRegistry } from '../maps/registry.js';
-import { seedTiles, SeedUsageError } from './seed.js';
-import { commandsNamed, commandWords, usageOf } from './usage.js';
-import { buildWorld } from '../tools/world/build.js';
-import { buildSprite } from '../tools/sprite/build.js';
-import { importExtract } from '../tools/osm/import.js';
-import { addArchive } from '../tools/osm/add.js';
 import { ArchiveError } from '../tools/osm/added-archive.js';
 import { MapsUsageError } from '../tools/osm/publish.js';
 import { ExtractError } from '../tools/osm/extract.js';
 import { progressOn } from '../platform/progress.js';
-import { buildCoordinatesCache } from '../coordinates/build-cache.js';
 import { embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 
@@ -144,10 +135,13 @@ export async function main(argv: string[]): Promise<number> {
       env: process.env,
       flags: { dataDir: values.data, port: values.port, host: values.host },
     });
+    // Each command's code is imported when it runs, so that `--version`, `help` and a usage
+    // mistake answer at once instead of after loading the server, the renderer and PROJ (about 1 s).
     if (command === 'serve') return await serve(config);
     if (command === 'render') {
       if (!sub) throw new UsageError('render needs a MAP', ['render']);
       if (!values.size || !values.output) throw new UsageError('render needs --size WxH[@2x] and -o FILE', ['render']);
+      const { renderToFile } = await import('./render.js');
       const bytes = await renderToFile(config, {
         map: sub,
         center: values.center,
@@ -166,17 +160,20 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'maps') {
+      const mapsDir = async () => (await import('../maps/registry.js')).MapRegistry.folderOf(config);
       if (sub === 'build-sprite') {
         if (!argument || more.length !== 1) throw new UsageError('maps build-sprite needs SVG_DIR and OUT_BASE', ['maps', 'build-sprite']);
+        const { buildSprite } = await import('../tools/sprite/build.js');
         print(await buildSprite(path.resolve(argument), path.resolve(more[0]!)));
         return 0;
       }
       if (sub === 'import') {
         if (!argument || more.length > 0) throw new UsageError('maps import needs one EXTRACT file', ['maps', 'import']);
         const zoom = (value: string) => (/^\d+$/.test(value) ? Number(value) : NaN);
+        const { importExtract } = await import('../tools/osm/import.js');
         print(
           await importExtract(argument, {
-            mapsDir: MapRegistry.folderOf(config),
+            mapsDir: await mapsDir(),
             ...(values.id === undefined ? {} : { id: values.id }),
             ...(values.minzoom === undefined ? {} : { minzoom: zoom(values.minzoom) }),
             ...(values.maxzoom === undefined ? {} : { maxzoom: zoom(values.maxzoom) }),
@@ -188,6 +185,7 @@ export async function main(argv: string[]): Promise<number> {
       }
       if (sub === 'seed') {
         if (!argument || more.length > 0) throw new UsageError('maps seed needs one MAP', ['maps', 'seed']);
+        const { seedTiles } = await import('./seed.js');
         print(
           await seedTiles(config, {
             map: argument,
@@ -204,23 +202,27 @@ export async function main(argv: string[]): Promise<number> {
       }
       if (sub === 'add') {
         if (!argument || more.length > 0) throw new UsageError('maps add needs one ARCHIVE (a file or an http(s) URL)', ['maps', 'add']);
+        const { addArchive } = await import('../tools/osm/add.js');
         print(
           await addArchive(argument, {
-            mapsDir: MapRegistry.folderOf(config),
+            mapsDir: await mapsDir(),
             ...(values.id === undefined ? {} : { id: values.id }),
             progress: progressOn(process.stderr),
           }),
         );
         return 0;
       }
-      print(await buildWorld(path.resolve(values.out ?? MapRegistry.folderOf(config)), { progress: progressOn(process.stderr) }));
+      const { buildWorld } = await import('../tools/world/build.js');
+      print(await buildWorld(path.resolve(values.out ?? (await mapsDir())), { progress: progressOn(process.stderr) }));
       return 0;
     }
     if (command === 'coordinates') {
+      const { buildCoordinatesCache } = await import('../coordinates/build-cache.js');
       print(await buildCoordinatesCache(config.dataDir, config.coordinates, progressOn(process.stderr)));
       return 0;
     }
     if (command === 'migrate') {
+      const { openMeridian } = await import('../app.js');
       const meridian = await openMeridian(config);
       await meridian.close();
       process.stdout.write('Database is up to date\n');
@@ -231,7 +233,7 @@ export async function main(argv: string[]): Promise<number> {
       if (args.length === 0) args = [(await readStandardInput()).trim()];
       else process.stderr.write('Warning: a token given as an argument is visible to other users (ps) and kept in shell history; give it on standard input\n');
     }
-    const request = adminRequest(command, sub, args, values);
+    const request = await adminRequest(command, sub, args, values);
     if (request.op === 'accounts.delete' && !values.yes) await confirmDeletion(config, request.accountId);
     const result = await runAdmin(config, request);
     print(result);
@@ -261,7 +263,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-function adminRequest(
+async function adminRequest(
   command: string,
   sub: string | undefined,
   args: string[],
@@ -273,9 +275,10 @@ function adminRequest(
     attribution?: string | undefined;
     run?: string | undefined;
   },
-): AdminRequest {
+): Promise<AdminRequest> {
   const [argument] = args;
   if (command === 'weather' && sub === 'fetch') {
+    const { fetchModels } = await import('../weather/schedule.js');
     const model = values.model ?? 'gfs';
     if (!(fetchModels as readonly string[]).includes(model)) {
       throw new UsageError(`weather fetch knows the models ${fetchModels.join(', ')}, not "${model}"`, ['weather', 'fetch']);
@@ -349,6 +352,7 @@ async function runAdmin(config: Config, request: AdminRequest): Promise<unknown>
   if (!config.databaseUrl && lockHolder(embeddedLockFile(config.dataDir)) !== null && existsSync(socket)) {
     return callControl(socket, request);
   }
+  const { openMeridian } = await import('../app.js');
   const meridian = await openMeridian(config);
   try {
     // In this process, a fetch or an ingest shows its progress on the terminal (through a server, in its log).
@@ -364,6 +368,7 @@ function print(value: unknown): void {
 }
 
 async function serve(config: Config): Promise<number> {
+  const { createServer, openMeridian } = await import('../app.js');
   const meridian = await openMeridian(config);
   let server;
   try {

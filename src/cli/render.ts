@@ -10,6 +10,7 @@ import { IconLoader } from '../maps/static/icons.js';
 import { MapRegistry } from '../maps/registry.js';
 import { parseStaticRequest, type Query } from '../maps/static/request.js';
 import { renderStaticImage } from '../maps/static/static-image.js';
+import { RenderUsageError } from './usage.js';
 
 export interface RenderOptions {
   map: string;
@@ -26,8 +27,6 @@ export interface RenderOptions {
   language?: string | undefined;
   out: string;
 }
-
-export class RenderUsageError extends Error {}
 
 const FORMAT_OF_EXTENSION: Record<string, string> = { '.png': 'png', '.jpg': 'jpg', '.jpeg': 'jpg', '.webp': 'webp' };
 

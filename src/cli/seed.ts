@@ -20,8 +20,7 @@ import type { Progress } from '../platform/progress.js';
 import type { Database } from '../platform/storage/database.js';
 import { migrate } from '../platform/storage/migrate.js';
 import { openDatabase } from '../platform/storage/open.js';
-
-export class SeedUsageError extends Error {}
+import { SeedUsageError } from './usage.js';
 
 export interface SeedOptions {
   map: string;

@@ -225,3 +225,11 @@ ${examples.join('\n')}
 
 ${globalOptions}`;
 }
+
+/**
+ * A `render` or `maps seed` invocation whose options do not make sense. Declared here, beside the
+ * usage, so that the CLI can tell them apart without loading the renderer (cli/main.ts imports each
+ * command's code only when that command runs).
+ */
+export class RenderUsageError extends Error {}
+export class SeedUsageError extends Error {}
