@@ -76,18 +76,9 @@ const isCode = (value: unknown): value is number => Number.isSafeInteger(value) 
 
 /** The cache's defaults, or why the file cannot be used. */
 export function readDerivedCache(file: string, key: DerivedCacheKey = currentKey()): { defaults: DefaultTransformations } | { problem: string } {
-  let parsed: CacheFile;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { problem: code === 'ENOENT' ? 'no cache file' : `unreadable (${(error as Error).message})` };
-  }
-  const found = parsed?.key;
-  if (typeof found !== 'object' || found === null) return { problem: 'malformed (no key)' };
-  if (!sameKey(found, key)) {
-    return { problem: `built for EPSG ${found.epsg} with ${found.engine} (PROJ ${found.proj}), format ${found.format}, another grid set or not: this is EPSG ${key.epsg} with ${key.engine}` };
-  }
+  const read = readKeyed(file, key);
+  if ('problem' in read) return read;
+  const parsed = read.parsed as unknown as CacheFile;
   if (!Array.isArray(parsed.defaults)) return { problem: 'malformed (no defaults)' };
   const defaults = new Map<number, DefaultTransformation | null>();
   for (const row of parsed.defaults) {
@@ -125,6 +116,11 @@ function readKeyed(file: string, key: DerivedCacheKey): { parsed: Record<string,
   return { parsed };
 }
 
+/** Writes a cache file atomically: its key, then its rows under `field`, one a line. */
+function writeKeyed(file: string, key: DerivedCacheKey, field: string, rows: readonly unknown[]): void {
+  writeFileAtomically(file, `{"key":${JSON.stringify(key)},"${field}":[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]}\n`);
+}
+
 const isText = (value: unknown) => value === null || typeof value === 'string';
 
 /** The exports file's exports, or why it cannot be used; rows are `[crs, proj4, wkt]`. */
@@ -143,8 +139,7 @@ export function readExportsCache(file: string, key: DerivedCacheKey = currentKey
 
 /** Writes the exports file atomically. */
 export function writeExportsCache(file: string, exports: PresetExports, key: DerivedCacheKey = currentKey()): void {
-  const rows = [...exports].sort(([a], [b]) => a - b).map(([code, found]) => JSON.stringify([code, found.proj4, found.wkt]));
-  writeFileAtomically(file, `{"key":${JSON.stringify(key)},"exports":[\n${rows.join(',\n')}\n]}\n`);
+  writeKeyed(file, key, 'exports', [...exports].sort(([a], [b]) => a - b).map(([code, found]) => [code, found.proj4, found.wkt]));
 }
 
 /**
@@ -191,7 +186,7 @@ export function loadDefaults(dataDir: string, log: CacheLog): DefaultTransformat
 /** Writes the cache file atomically (a reader sees the old file or the new one). */
 export function writeDerivedCache(file: string, defaults: DefaultTransformations, key: DerivedCacheKey = currentKey()): void {
   const rows = [...defaults].sort(([a], [b]) => a - b).map(([code, best]) => (best ? [code, best.code, best.steps, best.name, best.accuracy] : [code]));
-  writeFileAtomically(file, `{"key":${JSON.stringify(key)},"defaults":[\n${rows.map((row) => JSON.stringify(row)).join(',\n')}\n]}\n`);
+  writeKeyed(file, key, 'defaults', rows);
 }
 
 /** CRSs a task asks for at a time: a few seconds of PROJ, so progress moves and a stuck CRS costs little. */
