@@ -131,42 +131,27 @@ async function searchLatency() {
     prepareRanking(read.registry);
     return read.registry;
   };
-  const coldCached: number[] = [];
-  for (let round = 0; round < 5; round++) {
+  /** Each query's first call on a fresh registry and a new cache, in milliseconds. */
+  const firstCalls = async (cache: SearchCache, ask: typeof options): Promise<number[]> => {
     const fresh = freshRegistry();
-    const cache = new SearchCache(cached.defaults);
+    const times: number[] = [];
     for (const query of queries) {
       const started = performance.now();
-      await searchWith(fresh, cache, inlineDeriver, options(query));
-      coldCached.push(performance.now() - started);
+      await searchWith(fresh, cache, inlineDeriver, ask(query));
+      times.push(performance.now() - started);
     }
-  }
+    return times;
+  };
+  const coldCached: number[] = [];
+  for (let round = 0; round < 5; round++) coldCached.push(...(await firstCalls(new SearchCache(cached.defaults), options)));
   // exports=true on cold pages: computed in-line (no exports file), and from the setup exports file.
   const withExports = (query: string) => ({ ...options(query), exports: true });
-  const coldExports: number[] = [];
-  {
-    const fresh = freshRegistry();
-    const cache = new SearchCache(cached.defaults);
-    for (const query of queries) {
-      const started = performance.now();
-      await searchWith(fresh, cache, inlineDeriver, withExports(query));
-      coldExports.push(performance.now() - started);
-    }
-  }
+  const coldExports = await firstCalls(new SearchCache(cached.defaults), withExports);
   const exportsStart = performance.now();
   const exportsRead = readExportsCache(exportsCachePath(dataDir));
   const exportsLoadMs = performance.now() - exportsStart;
   if ('problem' in exportsRead) throw new Error(`exports cache: ${exportsRead.problem}; run \`meridian coordinates build-cache\` first`);
-  const coldCachedExports: number[] = [];
-  {
-    const fresh = freshRegistry();
-    const cache = new SearchCache(cached.defaults, () => exportsRead.exports);
-    for (const query of queries) {
-      const started = performance.now();
-      await searchWith(fresh, cache, inlineDeriver, withExports(query));
-      coldCachedExports.push(performance.now() - started);
-    }
-  }
+  const coldCachedExports = await firstCalls(new SearchCache(cached.defaults, () => exportsRead.exports), withExports);
   for (let i = 0; i < 20; i++) queries.forEach(run);
   const warm = queries.flatMap((query) => Array.from({ length: 50 }, () => timeMs(() => run(query))));
   const like = (query: string) => {
