@@ -92,7 +92,10 @@ function textPaths(glyphs: readonly DrawnGlyph[], pixelRatio: number): TextPaths
   return paths;
 }
 
-/** A label's halo drawn alone for an origin at (0.5, 0.5), to be put at (x, y) device px from its origin less (0.5, 0.5). */
+/** Where within its device pixel a kept halo's label origin is drawn: the middle. */
+const HALO_ORIGIN = 0.5;
+
+/** A label's halo drawn alone for an origin at (HALO_ORIGIN, HALO_ORIGIN), to be put at (x, y) device px from its origin less HALO_ORIGIN. */
 interface HaloImage {
   readonly canvas: Canvas;
   readonly x: number;
@@ -111,25 +114,25 @@ function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRa
   const blur = text.haloBlur > 0 ? text.haloBlur * pixelRatio : 0;
   const key = `${paths.id} ${width} ${blur} ${color}`;
   let halo = haloCache.get(key);
-  if (halo === undefined) halo = haloCache.set(key, haloImage(paths.all, 0.5, 0.5, width, blur, color));
+  if (halo === undefined) halo = haloCache.set(key, haloImage(paths.all, width, blur, color));
   if (!halo) return;
-  // Drawn for an origin at (0.5, 0.5) of its pixel grid, put where the label's origin is: the image
+  // Drawn for an origin at the middle of a pixel, put where the label's origin is: the image
   // lands within half a pixel of the grid either way, so sampling spreads no edge wider than that.
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(halo.canvas, text.origin.x * pixelRatio - 0.5 + halo.x, text.origin.y * pixelRatio - 0.5 + halo.y);
+  ctx.drawImage(halo.canvas, text.origin.x * pixelRatio - HALO_ORIGIN + halo.x, text.origin.y * pixelRatio - HALO_ORIGIN + halo.y);
 }
 
-/** The halo of the glyph outlines `path` for an origin at (fx, fy) within its device pixel; null when it covers nothing. */
-function haloImage(path: Path2D, fx: number, fy: number, width: number, blur: number, color: string): HaloImage | null {
+/** The halo of the glyph outlines `path` for an origin at HALO_ORIGIN within its device pixel; null when it covers nothing. */
+function haloImage(path: Path2D, width: number, blur: number, color: string): HaloImage | null {
   const [left, top, right, bottom] = path.getBounds();
   if (!(right > left && bottom > top)) return null;
   // The pen's half width, and the blur's reach (three standard deviations of half the blur).
   const margin = Math.ceil(width / 2 + 1.5 * blur) + 1;
-  const x = Math.floor(fx + left) - margin;
-  const y = Math.floor(fy + top) - margin;
-  const canvas = createCanvas(Math.ceil(fx + right) + margin - x, Math.ceil(fy + bottom) + margin - y);
+  const x = Math.floor(HALO_ORIGIN + left) - margin;
+  const y = Math.floor(HALO_ORIGIN + top) - margin;
+  const canvas = createCanvas(Math.ceil(HALO_ORIGIN + right) + margin - x, Math.ceil(HALO_ORIGIN + bottom) + margin - y);
   const ctx = canvas.getContext('2d');
-  ctx.translate(fx - x, fy - y);
+  ctx.translate(HALO_ORIGIN - x, HALO_ORIGIN - y);
   ctx.lineJoin = 'round';
   ctx.strokeStyle = color;
   ctx.lineWidth = width;
