@@ -16,7 +16,10 @@
  * warm request is), and `redraw`, the same frame drawn again (MapLibre keeps its GPU buffers and
  * its placement). Readback is `toBlob`: the pixels read from WebGL and encoded. Both sides encode
  * at the same JPEG quality (0.9) and both PNGs are lossless; the mean size of each side's images is
- * printed so that the encoders' effort can be compared.
+ * printed so that the encoders' effort can be compared. So that a run can be read, it prints the
+ * load average before and after the images, and a key-gated `/ping` asked for after the same pause
+ * (`roundTrip`): the HTTP round trip each of our figures holds and MapLibre's, taken in its page, do
+ * not. On this kind of machine that part grows when the cores have idled (see the README).
  *
  * The memory phase then renders MERIDIAN_BENCH_MEMORY_RENDERS images of MERIDIAN_BENCH_MEMORY_VIEWS
  * varied views, round after round (set MERIDIAN_MAPS_TILE_CACHE_MB to try another tile cache), and
@@ -24,6 +27,7 @@
  * samples against the second quarter's (the first holds the first round, which loads the tiles).
  */
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { afterPause, createKey, percentile, saveResults, startInstance, timedGet, type Instance } from './instance.js';
 import type { MapLibrePeer } from './maplibre-peer.js';
 import { startPeerMaps } from './peer-maps.js';
@@ -126,6 +130,16 @@ async function memoryOverRenders(base: string, key: string, rssMiB: () => number
   return samples;
 }
 
+/**
+ * A key-gated `/ping` asked for after the same pause as every image: the HTTP round trip, with the
+ * threads it wakes, that each of our figures holds and MapLibre's, taken inside its page, do not.
+ */
+async function roundTrip(base: string, key: string): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < 50; i++) times.push((await afterPause(() => timedGet(`${base}/ping?key=${key}`))).ms);
+  return summary(times);
+}
+
 const summary = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95) });
 const meanOf = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
@@ -146,7 +160,11 @@ try {
   const key = await createKey(instance);
   const style = peerMaps.styles.world;
   const streetStyle = peerMaps.styles[streets.id];
+  const loadBefore = loadavg()[0]!;
+  const pingBefore = await roundTrip(instance.base, key);
   const results = { ...(await compare(instance, key, peer, 'world', style, views)), ...(await compare(instance, key, peer, streets.id, streetStyle, streetViews)) };
+  const pingAfter = await roundTrip(instance.base, key);
+  const loadAfter = loadavg()[0]!;
   const memory = await memoryOverRenders(instance.base, key, instance.rssMiB);
   const rows = Object.entries(results).map(([image, { ours, theirs }]) => ({
     image,
@@ -164,11 +182,15 @@ try {
     );
     if (row.maplibre.fetchedOnPan > 0) console.log(`  (MapLibre fetched ${row.maplibre.fetchedOnPan} tiles during its pans: not all were loaded)`);
   }
-  console.log(`server memory over ${memoryRenders} renders of ${memoryViews} varied views (MiB): ${memory.map((sample) => `${sample.after}: ${sample.rss.toFixed(0)}`).join(', ')}`);
-  const trend = rssTrend(memory);
-  const change = ((trend.last - trend.second) / trend.second) * 100;
-  console.log(`server RSS trend: second quarter mean ${trend.second.toFixed(0)} MiB, last quarter mean ${trend.last.toFixed(0)} MiB (${change >= 0 ? '+' : ''}${change.toFixed(1)}%)`);
-  saveResults('static', { views: views.length, repeat, rows, memory, rssTrend: trend });
+  console.log(`load average (1 min) ${loadBefore.toFixed(1)} before the images, ${loadAfter.toFixed(1)} after; a key-gated /ping after the same pause (the HTTP round trip in each of our figures): p50 ${pingBefore.p50.toFixed(1)} ms before, ${pingAfter.p50.toFixed(1)} ms after`);
+  // MERIDIAN_BENCH_MEMORY_RENDERS=0 leaves the memory phase out: nothing to report.
+  const trend = memoryRenders > 0 ? rssTrend(memory) : null;
+  if (trend) {
+    console.log(`server memory over ${memoryRenders} renders of ${memoryViews} varied views (MiB): ${memory.map((sample) => `${sample.after}: ${sample.rss.toFixed(0)}`).join(', ')}`);
+    const change = ((trend.last - trend.second) / trend.second) * 100;
+    console.log(`server RSS trend: second quarter mean ${trend.second.toFixed(0)} MiB, last quarter mean ${trend.last.toFixed(0)} MiB (${change >= 0 ? '+' : ''}${change.toFixed(1)}%)`);
+  }
+  saveResults('static', { views: views.length, repeat, loadAverage: { before: loadBefore, after: loadAfter }, ping: { before: pingBefore, after: pingAfter }, rows, memory, rssTrend: trend });
 } finally {
   await peerMaps.close();
   await instance.stop();
