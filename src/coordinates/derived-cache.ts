@@ -208,6 +208,8 @@ export async function computeDefaults(
   const defaults = new Map<number, DefaultTransformation | null>();
   const exports = new Map<number, Exports>();
   const done = (code: number) => defaults.has(code) && exports.has(code);
+  /** CRSs with both: a chunk holds only CRSs without, so each is counted once, when its chunk completes it. */
+  let finished = 0;
   const failures = new Map<number, number>();
   const leftOut: number[] = [];
   const queue: number[][] = [];
@@ -225,6 +227,7 @@ export async function computeDefaults(
           if (facts.exports !== undefined) exports.set(facts.code, facts.exports);
         }
         const rest = chunk.filter((code) => !done(code));
+        finished += chunk.length - rest.length;
         if (rest.length > 0) queue.push(rest);
       } catch (error) {
         if (chunk.length > 1) {
@@ -240,7 +243,7 @@ export async function computeDefaults(
           }
         }
       }
-      progress.update(codes.filter(done).length + leftOut.length);
+      progress.update(finished + leftOut.length);
     }
   };
   await Promise.all(Array.from({ length: parallel }, worker));

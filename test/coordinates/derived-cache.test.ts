@@ -121,7 +121,8 @@ test('a task that fails is sent again one CRS at a time; a CRS that fails alone 
   const stuck = codes[3]!;
   const pool = new CoordinatesPool({ ...defaultConfig.coordinates, workers: 2, queue: 2, timeoutMs: 60_000 });
   const notes: string[] = [];
-  const progress = { ...silent, note: (message: string) => void notes.push(message) };
+  const updates: number[] = [];
+  const progress = { ...silent, note: (message: string) => void notes.push(message), update: (done: number) => void updates.push(done) };
   const sent: number[][] = [];
   try {
     // The real pool, with the thread stopped (as a stuck PROJ call stops it) on every task naming `stuck`.
@@ -137,6 +138,9 @@ test('a task that fails is sent again one CRS at a time; a CRS that fails alone 
     assert.deepEqual(exports, new Map([...(await computedForPages()).exports].filter(([code]) => code !== stuck)));
     assert.equal(sent.filter((task) => task.length === 1 && task[0] === stuck).length, 2, 'sent alone twice');
     assert.deepEqual(notes, [`EPSG:${stuck} left to compute on first use: PROJ did not answer`]);
+    // Progress counts each CRS once, retried or left out, and ends at all of them.
+    assert.deepEqual(updates, [...updates].sort((a, b) => a - b), 'progress never goes back');
+    assert.equal(updates.at(-1), codes.length);
   } finally {
     await pool.close();
   }
