@@ -34,7 +34,7 @@ const peers = {
     setup: 'bash scripts/setup.sh',
   },
   proj: {
-    programs: ['cs2cs', 'projinfo', 'proj'],
+    programs: ['cs2cs', 'projinfo', 'proj', 'cct'],
     what: "PROJ's command-line tools, the reference for coordinates",
     package: 'proj-bin',
     setup: 'bash scripts/setup.sh',

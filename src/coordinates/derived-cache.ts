@@ -33,8 +33,10 @@ import { sources } from './proj-wasm.js';
 /**
  * 2: default transformations are PROJ's first candidate, chains of EPSG steps included (issue 18).
  * 3: the registry index (index-cache.ts, keyed by this too) carries the datums' publication years.
+ * 4: the engine passes over operations it cannot instantiate (proj-wasm.ts), so that ETRF and
+ *    ITRF CRSs whose search met one have their default transformation (issue 29).
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 export interface DerivedCacheKey {
   format: number;

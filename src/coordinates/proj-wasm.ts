@@ -8,10 +8,20 @@
  * In this build PROJ's C++ exceptions are not caught inside the C API: they come out of the call
  * as JS exceptions (with PROJ's message). `call` turns them, and what PROJ logged during a call
  * that failed, into a `ProjError`, and puts back the stack pointer the unwinding left behind.
+ *
+ * Nor are they caught inside PROJ, where PROJ relies on catching them: native PROJ passes over a
+ * registry operation it cannot instantiate (a method it does not implement, such as EPSG:9223's
+ * time-specific Helmert, or a NADCON grid it has no name for) and goes on with the next candidate;
+ * here the exception ends the whole operation search ("Unimplemented WGS 84 to ETRS89 (2)"). So
+ * the first time such an exception leaves a call, the engine finds every registry operation it
+ * cannot instantiate (a second or two of PROJ work, once per engine), switches to a copy of
+ * proj.db without them, and runs the call again: the search then sees what native PROJ keeps.
+ * A search that never met one of them gives the same answer with either database.
  */
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { pathToFileURL } from 'node:url';
 import { checkEnginePackage, checkRegistry, dataSources, engineDirectory, type DataSources, type Registry } from './proj-data.js';
 
@@ -52,6 +62,7 @@ interface EmscriptenModule {
 /** The C functions Meridian calls, with their argument types (`string`: a `const char*` argument). */
 const SIGNATURES = {
   proj_context_create: [],
+  proj_context_set_database_path: ['number', 'string', 'number', 'number'],
   proj_log_level: ['number', 'number'],
   proj_log_func: ['number', 'number', 'number'],
   proj_context_errno: ['number'],
@@ -113,6 +124,8 @@ const PJ_LOG_ERROR = 1;
 
 /** Where PROJ looks for its files in the module's file system. */
 const DATA_DIRECTORY = '/proj';
+/** proj.db without the operations this engine cannot instantiate (see the header). */
+const ENGINE_DATABASE = '/engine/proj.db';
 
 async function instantiate(sources: DataSources): Promise<EmscriptenModule> {
   const factory = ((await import(pathToFileURL(path.join(engineDirectory, 'proj-emscripten.js')).href)) as {
@@ -126,6 +139,7 @@ async function instantiate(sources: DataSources): Promise<EmscriptenModule> {
     printErr: () => {},
   });
   module.FS.mkdir(DATA_DIRECTORY);
+  module.FS.mkdir(path.dirname(ENGINE_DATABASE));
   module.FS.writeFile(`${DATA_DIRECTORY}/proj.db`, readFileSync(sources.database));
   for (const [name, file] of sources.files) module.FS.createLazyFile(DATA_DIRECTORY, name, file, true, false);
   return module;
@@ -157,10 +171,23 @@ export function cause(): string | null {
   return meaning && !meaning.startsWith('Unknown error') ? meaning : null;
 }
 
+/** How deep in `call` this thread is: only the outermost call runs its work again. */
+let depth = 0;
+
 /** Runs PROJ calls; a C++ exception out of them becomes a ProjError with PROJ's message. */
 export function call<T>(work: () => T): T {
+  try {
+    return attempt(work);
+  } catch (error) {
+    if (depth === 0 && error instanceof ProjError && uninstantiable(error) && withoutUninstantiable()) return attempt(work);
+    throw error;
+  }
+}
+
+function attempt<T>(work: () => T): T {
   const stack = module.stackSave();
   logged.length = 0;
+  depth++;
   try {
     return work();
   } catch (error) {
@@ -170,9 +197,79 @@ export function call<T>(work: () => T): T {
     }
     throw error;
   } finally {
+    depth--;
     module.stackRestore(stack);
   }
 }
+
+/** What PROJ throws exporting an operation it cannot instantiate (native PROJ catches these and passes the operation over). */
+const UNINSTANTIABLE = /FormattingException|InvalidOperation|invalid_argument/;
+const uninstantiable = (error: ProjError) => error.exception !== null && UNINSTANTIABLE.test(error.exception);
+
+/** The registry operations this engine cannot instantiate, once it has looked (see the header). */
+let pruned: { table: string; auth: string; code: string }[] | undefined;
+
+/** The tables behind coordinate_operation_view's `table_name` (helmert_transformation is a view). */
+const OPERATION_TABLES: Record<string, string> = {
+  grid_transformation: 'grid_transformation',
+  helmert_transformation: 'helmert_transformation_table',
+  other_transformation: 'other_transformation',
+  concatenated_operation: 'concatenated_operation',
+};
+
+/**
+ * Switches this engine to proj.db less the operations it cannot instantiate; false when it already
+ * has (the exception then has another cause).
+ */
+function withoutUninstantiable(): boolean {
+  if (pruned) return false;
+  const registryCopy = new Database(readFileSync(sources.database));
+  try {
+    const operations = registryCopy.prepare('SELECT table_name, auth_name, code FROM coordinate_operation_view').raw(true).all() as [string, string, string][];
+    pruned = operations
+      .filter(([, auth, code]) => !instantiableOrMissingGrid(auth, String(code)))
+      .map(([table, auth, code]) => ({ table, auth, code: String(code) }));
+    const steps = registryCopy.prepare('DELETE FROM concatenated_operation_step WHERE operation_auth_name = ? AND operation_code = ?');
+    registryCopy.transaction(() => {
+      for (const { table, auth, code } of pruned!) {
+        registryCopy.prepare(`DELETE FROM ${OPERATION_TABLES[table]} WHERE auth_name = ? AND code = ?`).run(auth, code);
+        if (table === 'concatenated_operation') steps.run(auth, code);
+      }
+    })();
+    module.FS.writeFile(ENGINE_DATABASE, registryCopy.serialize());
+  } finally {
+    registryCopy.close();
+  }
+  attempt(() => c.proj_context_set_database_path(ctx, ENGINE_DATABASE, 0, 0) || failed(`PROJ cannot open ${ENGINE_DATABASE}`));
+  return true;
+}
+
+/** Whether PROJ can instantiate a registry operation, or would if its grids were here: false when PROJ throws trying. */
+function instantiableOrMissingGrid(auth: string, code: string): boolean {
+  try {
+    attempt(() => {
+      const op = c.proj_create_from_database(ctx, auth, code, PJ_CATEGORY_COORDINATE_OPERATION, 0, 0);
+      if (op) {
+        try {
+          c.proj_coordoperation_is_instantiable(ctx, op);
+        } finally {
+          c.proj_destroy(op);
+        }
+      }
+    });
+    return true;
+  } catch (error) {
+    if (error instanceof ProjError && uninstantiable(error)) return false;
+    throw error;
+  }
+}
+
+/** The registry operations the engine passes over (empty until the first one was met): `AUTH:code`. */
+export const passedOver = (): string[] => (pruned ?? []).map(({ auth, code }) => `${auth}:${code}`);
+
+const failed = (message: string): never => {
+  throw new ProjError(message);
+};
 
 /** The object a PROJ call returned; a null one is a ProjError naming PROJ's cause, or `failure`. */
 export function created(ptr: Ptr, failure: string): Ptr {
