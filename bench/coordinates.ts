@@ -24,7 +24,7 @@ import { coordinatesRoutes, coordinatesSchemas, sharedRegistry } from '../src/co
 import { derivedCachePath, exportsCachePath, readDerivedCache, readExportsCache } from '../src/coordinates/derived-cache.js';
 import { indexCachePath, readIndexCache } from '../src/coordinates/index-cache.js';
 import { inlineDeriver, prepareRanking, search, SearchCache, searchWith } from '../src/coordinates/search.js';
-import { parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
+import { inlineTransforms, parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
 import { healthRoutes } from '../src/platform/health.js';
 import { createHttpApp, type SharedSchema } from '../src/platform/server.js';
 import { healthLatencies, latencyFigures } from '../test/health-probe.js';
@@ -197,7 +197,7 @@ async function servingDuringColdSearches() {
   const inline = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'in-line', sharedSchemas: coordinatesSchemas as unknown as SharedSchema[] });
   try {
     await inline.register(healthRoutes, { db: meridian.db, details: {}, readyTimeoutMs: meridian.config.database.readyTimeoutMs });
-    await inline.register(coordinatesRoutes, { gate: server.gate, registry: sharedRegistry(), deriver: inlineDeriver });
+    await inline.register(coordinatesRoutes, { gate: server.gate, registry: sharedRegistry(), deriver: inlineDeriver, transforms: inlineTransforms() });
     const { public: base } = await server.listen();
     const inlineBase = await inline.listen({ port: 0, host: '127.0.0.1' });
     const { accountId } = await newAccount(meridian);

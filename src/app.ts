@@ -212,7 +212,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(pingRoute, { gate });
   const coordinates = new CoordinatesPool(config.coordinates);
   metrics.watchWorkerPool('coordinates', () => coordinates.load());
-  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry({ dataDir: config.dataDir, log: publicApp.log }), deriver: coordinates, defaults: loadDefaults(config.dataDir, publicApp.log), exports: lazyExports(config.dataDir, publicApp.log) });
+  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry({ dataDir: config.dataDir, log: publicApp.log }), deriver: coordinates, transforms: coordinates, defaults: loadDefaults(config.dataDir, publicApp.log), exports: lazyExports(config.dataDir, publicApp.log) });
   const weatherMemory = new CatalogMemory(meridian.weather);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });

@@ -38,11 +38,15 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     ...(overrides as Partial<Config>),
   };
   seedEmbeddedDatabase(config.dataDir);
-  for (const section of ['admin', 'metrics', 'database', 'rateLimit', 'management', 'unknownKeys', 'usage', 'gate', 'weather', 'maps'] as const) {
-    if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
+  // A section overridden in part keeps its other defaults (every section, so that one added later is not left half-empty).
+  for (const [section, value] of Object.entries(overrides)) {
+    const defaults: unknown = base[section as keyof Config];
+    if (isSection(value) && isSection(defaults)) Object.assign(config, { [section]: { ...defaults, ...value } });
   }
   return config;
 }
+
+const isSection = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * scripts/test.sh makes one empty PGlite cluster per run (MERIDIAN_TEST_PGLITE_TEMPLATE); a test data

@@ -1,6 +1,7 @@
 /**
- * The coordinates area's settings: the worker pool where PROJ computes what search results need
- * and no cache holds yet (default transformations, transformation details, exports).
+ * The coordinates area's settings: the worker pool where PROJ runs transforms and computes what
+ * search results need and no cache holds yet (default transformations, transformation details,
+ * exports).
  */
 
 import { availableParallelism } from 'node:os';
@@ -14,15 +15,15 @@ export const coordinatesSettings = section({
     default: Math.min(2, availableParallelism()),
     env: 'MERIDIAN_COORDINATES_WORKERS',
     shownDefault: 'min(2, CPUs)',
-    description: 'threads where PROJ computes search results not cached yet, each with its own PROJ engine (about 55 MB each)',
+    description: 'threads where PROJ runs transforms and computes search results not cached yet, each with its own PROJ engine (about 55 MB each)',
   }),
-  queue: Type.Integer({ minimum: 0, default: 32, description: 'searches that may wait for a thread before 503' }),
+  queue: Type.Integer({ minimum: 0, default: 32, description: 'transforms and searches that may wait for a thread before 503' }),
   timeoutMs: Type.Integer({
     minimum: 100,
     maximum: 600000,
     default: 10000,
     env: 'MERIDIAN_COORDINATES_TIMEOUT_MS',
-    description: 'PROJ time one search may use (503 with `Retry-After` beyond; what it computed is kept, so a retry goes on from there)',
+    description: 'PROJ time one transform or search may use (503 with `Retry-After` beyond; what it computed is kept, so a retry goes on from there)',
   }),
 });
 

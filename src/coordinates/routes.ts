@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, type KeyGate } from '../keys/gate.js';
+import { GATE_UNAVAILABLE, gatedRoute, type KeyGate } from '../keys/gate.js';
 import { projInfo } from './proj.js';
 import { MAX_QUERY_LENGTH } from './query.js';
 import type { DefaultTransformations, PresetExports } from './derived-cache.js';
 import { loadIndex } from './index-cache.js';
 import { loadRegistry, type Registry } from './registry.js';
 import { prepareRanking, SearchCache, searchWith, type Deriver } from './search.js';
-import { maxTuples, parseCoordinates, parseOperations, PlanCache, transformPoints } from './transform.js';
+import { maxTuples, parseCoordinates, parseOperations, type Transforms } from './transform.js';
 
 const xyzSchema = {
   $id: 'XYZ',
@@ -132,13 +132,13 @@ export function sharedRegistry(from?: { dataDir: string; log: Parameters<typeof 
 /**
  * Coordinates (spec 4.4) under `/coordinates`, behind the API-key gate. Search finds its page on the
  * serving thread and has `deriver` (the coordinates pool) compute what PROJ alone knows of it and
- * `defaults` and `exports` (computed at setup) do not hold.
+ * `defaults` and `exports` (computed at setup) do not hold. Transforms run on `transforms` (the
+ * same pool): no PROJ work runs on the serving thread.
  */
 export async function coordinatesRoutes(
   app: FastifyInstance,
-  options: { gate: KeyGate; registry: Registry; deriver: Deriver; defaults?: DefaultTransformations; exports?: () => PresetExports },
+  options: { gate: KeyGate; registry: Registry; deriver: Deriver; transforms: Transforms; defaults?: DefaultTransformations; exports?: () => PresetExports },
 ): Promise<void> {
-  const plans = new PlanCache();
   const cache = new SearchCache(options.defaults, options.exports);
   prepareRanking(options.registry);
   const version = epsgVersion();
@@ -210,13 +210,17 @@ export async function coordinatesRoutes(
           200: { $ref: 'TransformResult#' },
           400: { $ref: 'ErrorBody#', description: 'Invalid coordinates, unknown CRS or operation, or points that cannot be transformed' },
           ...gatedRoute.response,
+          503: {
+            $ref: 'ErrorBody#',
+            description: `PROJ needed more than the time limit (its answer is kept: retry after Retry-After), too many coordinate operations are waiting, or: ${GATE_UNAVAILABLE}`,
+          },
         },
       },
     },
     async (request) => {
       const points = parseCoordinates(request.params.coordinates);
       const ops = request.query.ops === undefined || request.query.ops === '' ? [] : parseOperations(request.query.ops);
-      return transformPoints(plans, points, request.query.s_srs, request.query.t_srs, ops);
+      return options.transforms.transform({ points, source: request.query.s_srs, target: request.query.t_srs, ops }, request.log);
     },
   );
 }

@@ -111,19 +111,36 @@ function choose(source: number, target: number, ops: readonly number[]): Plan {
   return { transformer: boundCrsToCrs(source, target, true, true), strategy: 'boundcrs' };
 }
 
-/** Plans are costly to make (milliseconds) and cheap to use: keep the recent ones. */
+/**
+ * Plans are costly to make (a millisecond to seconds of PROJ's operation search) and cheap to use:
+ * keep the recent ones, and the pairs PROJ refused, so that neither is searched again.
+ */
 export class PlanCache {
-  private readonly plans: Lru<string, Plan>;
+  private readonly plans: Lru<string, Plan | TransformError>;
 
   constructor(capacity = 256) {
     this.plans = new Lru(capacity);
   }
 
   get(source: number, target: number, ops: readonly number[]): Plan {
-    const key = `${source}|${target}|${ops.join('|')}`;
-    return this.plans.get(key) ?? this.plans.set(key, plan(source, target, ops));
+    const key = pairKey(source, target, ops);
+    let entry = this.plans.get(key);
+    if (entry === undefined) {
+      try {
+        entry = plan(source, target, ops);
+      } catch (error) {
+        if (!(error instanceof TransformError)) throw error;
+        entry = error;
+      }
+      this.plans.set(key, entry);
+    }
+    if (entry instanceof TransformError) throw entry;
+    return entry;
   }
 }
+
+/** Names a request's pair of systems and listed operations. */
+export const pairKey = (source: number, target: number, ops: readonly number[]): string => `${source}|${target}|${ops.join('|')}`;
 
 /** A point transformed by an operation no candidate reproduces (none known to happen): said so rather than guessed. */
 const UNNAMED: OperationUsed = { code: null, name: '' };
@@ -135,13 +152,69 @@ export interface TransformResult {
   transformer_selection_strategy: Strategy;
 }
 
+/** One transform request, as plain data (it crosses to a thread of the coordinates pool). */
+export interface TransformTask {
+  points: XYZ[];
+  source: number;
+  target: number;
+  ops: number[];
+}
+
+/**
+ * How a transform ended, as plain data: its result, or the client's error, which says whether it
+ * is about the pair (every request for it gets it: remembered) or about these points.
+ */
+export type TransformOutcome = { result: TransformResult } | { refused: string; pair: boolean };
+
+/** Where a transform's late end is told. */
+export interface TransformLog {
+  warn(details: object, message: string): void;
+}
+
+/** Where transforms run: a thread of the coordinates pool (pool.ts), or in-line. */
+export interface Transforms {
+  transform(task: TransformTask, log: TransformLog): Promise<TransformResult>;
+}
+
+/** Transforms on the calling thread: for benchmarks that compare it with the pool. */
+export function inlineTransforms(): Transforms {
+  const plans = new PlanCache();
+  return { transform: async (task) => resultOf(runTransform(plans, task)) };
+}
+
+/** The result of a transform, or its refusal as the client's error. */
+export function resultOf(outcome: TransformOutcome): TransformResult {
+  if ('refused' in outcome) throw new TransformError(outcome.refused);
+  return outcome.result;
+}
+
+/** Runs a transform with the plans of this thread. */
+export function runTransform(cache: PlanCache, { points, source, target, ops }: TransformTask): TransformOutcome {
+  let pairPlan: Plan;
+  try {
+    pairPlan = cache.get(source, target, ops);
+  } catch (error) {
+    if (error instanceof TransformError) return { refused: error.message, pair: true };
+    throw error;
+  }
+  try {
+    return { result: transformWith(pairPlan, points, source, target) };
+  } catch (error) {
+    if (error instanceof TransformError) return { refused: error.message, pair: false };
+    throw error;
+  }
+}
+
 /**
  * Transforms points in GIS order (x = longitude or easting). A point PROJ cannot transform
  * (outside the operation's domain, say) fails the request with a message naming it, rather
  * than coming back as an infinity.
  */
 export function transformPoints(cache: PlanCache, points: readonly XYZ[], source: number, target: number, ops: readonly number[]): TransformResult {
-  const { transformer, strategy } = cache.get(source, target, ops);
+  return transformWith(cache.get(source, target, ops), points, source, target);
+}
+
+function transformWith({ transformer, strategy }: Plan, points: readonly XYZ[], source: number, target: number): TransformResult {
   const x = Float64Array.from(points, (p) => p.x);
   const y = Float64Array.from(points, (p) => p.y);
   const z = Float64Array.from(points, (p) => p.z);

@@ -107,6 +107,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     routerOptions: { maxParamLength: MAX_URI_BYTES },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler(error, socket) {
+      // Node answers a request it timed out before any route saw it: the log is the only trace of it.
+      if ((error as { code?: string }).code === 'ERR_HTTP_REQUEST_TIMEOUT') app.log.warn({ remoteAddress: socket.remoteAddress }, 'request timed out by the server before it was complete (408)');
       const response = clientErrorResponse(error as unknown as Error & { code?: string; rawPacket?: Buffer });
       if (response !== null && socket.writable) socket.end(response);
       socket.destroy();
