@@ -4,7 +4,8 @@
  * about a second (SQL over every table, tokenizing every name and area), reading it back with V8's
  * serializer a small fraction of that, which keeps the server's start under a second.
  *
- * Keyed as the default transformations are (derived-cache.ts), plus the V8 version that wrote it;
+ * Keyed as the default transformations are (derived-cache.ts), plus the V8 version that wrote it
+ * and the index's own format (bumped when the index holds more, so a stale file is rebuilt);
  * a file that is missing, keyed otherwise or inconsistent is ignored with one log line, and the
  * index is built from proj.db as without it.
  */
@@ -18,6 +19,8 @@ import { loadRegistry, type Registry } from './registry.js';
 
 interface IndexKey extends DerivedCacheKey {
   v8: string;
+  /** What the index holds beyond the derived caches' format: 2, countries' names in other languages (`places`). */
+  index: number;
 }
 
 interface Saved {
@@ -27,7 +30,9 @@ interface Saved {
 
 export const indexCachePath = (dataDir: string): string => path.join(dataDir, 'coordinates', 'index-cache.v8');
 
-const indexKey = (): IndexKey => ({ ...currentKey(), v8: process.versions.v8 });
+const INDEX_FORMAT = 2;
+
+export const indexKey = (): IndexKey => ({ ...currentKey(), v8: process.versions.v8, index: INDEX_FORMAT });
 
 const sameKey = (a: IndexKey, b: IndexKey) => (Object.keys(b) as (keyof IndexKey)[]).every((field) => a[field] === b[field]);
 
@@ -35,7 +40,7 @@ const sameKey = (a: IndexKey, b: IndexKey) => (Object.keys(b) as (keyof IndexKey
 function consistent(registry: Registry): boolean {
   const text = registry?.text;
   if (!Array.isArray(registry?.entries) || !text || !Array.isArray(text.words)) return false;
-  if (!(registry.crs instanceof Map && registry.byCode instanceof Map && registry.toWgs84 instanceof Map)) return false;
+  if (!(registry.crs instanceof Map && registry.byCode instanceof Map && registry.toWgs84 instanceof Map && registry.places instanceof Map)) return false;
   for (const map of [registry.byTransformation, registry.byDatum, registry.byEllipsoid, registry.byMethod, registry.byArea]) {
     if (!(map instanceof Map)) return false;
   }

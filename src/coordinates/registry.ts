@@ -25,6 +25,7 @@
  */
 
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
+import { countryNames, type PlaceNames } from './place-names.js';
 import { projInfo, queryRegistry } from './proj.js';
 import { tokenize } from './query.js';
 
@@ -132,6 +133,8 @@ export interface Registry {
   toWgs84: ReadonlyMap<number, readonly number[]>;
   /** Entries per kind. */
   counts: Readonly<Record<Kind, number>>;
+  /** Countries' names in other languages → the English words of the areas for them (place-names.ts). */
+  places: PlaceNames;
 }
 
 type Cell = string | number | null;
@@ -649,10 +652,11 @@ export function loadRegistry(): Registry {
   const counts = Object.fromEntries(KINDS.map((kind) => [kind, 0])) as Record<Kind, number>;
   for (const entry of entries) counts[entry.kind]++;
 
+  const textIndex = buildTextIndex(entries, extentOf);
   return {
     epsgVersion: projInfo().epsgVersion,
     entries,
-    text: buildTextIndex(entries, extentOf),
+    text: textIndex,
     byCode: groupBy(entries, (entry) => [entry.code]),
     byTransformation: groupBy(entries, (entry) =>
       isCrsKind(entry.kind) && entry.baseCrs !== null ? (toWgs84.get(entry.baseCrs) ?? []) : [],
@@ -664,5 +668,6 @@ export function loadRegistry(): Registry {
     crs,
     toWgs84,
     counts,
+    places: countryNames([...extents.values()].map((extent) => extent.description), new Set(textIndex.words)),
   };
 }

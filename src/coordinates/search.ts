@@ -2,15 +2,20 @@
  * Coordinate search (`GET /coordinates/search/{query}.json`) over the registry index.
  *
  * Matching: every free-text term must match (see query.ts), read as the user meant it (synonyms.ts,
- * spelling.ts): a nickname is replaced by EPSG's words (`google` → `pseudo mercator`, `state plane`
- * → `spcs`); a place word also matches the place (`swiss` → `switzerland`); a noise word (`epsg`,
- * `grid`, ...) adds relevance without excluding; a term no word has matches the words one edit away.
+ * place-names.ts, spelling.ts): a nickname is replaced by EPSG's words (`google` → `pseudo
+ * mercator`, `state plane` → `spcs`, `gk` → `gauss kruger`); a place word also matches the place
+ * in areas (`swiss` → `switzerland`), and so does a country's name in another language (`Schweiz`,
+ * `Reino Unido` → `united kingdom`); a zone number and a hemisphere word are the zone (`32 north`
+ * → `32n`); a noise word (`epsg`, `grid`, ...) adds relevance without excluding; a term no word
+ * has matches the words one edit away; two neighbouring words that a name has side by side add
+ * relevance (`zone 3` → `zone3`).
  * Filters narrow the kinds, the deprecation state and the related objects. Ranking, best first:
  *   1. entries whose code equals a free-text term (`4326`), or the `code:` filter;
  *   2. current entries before deprecated ones (with `deprecated:*`);
  *   3. entries *about* every term (name, alias, code, the lead or a short list of places of the
  *      area) before those whose area merely covers one;
- *   4. popular entries: the CRSs of `POPULAR_CRS`, and the datums and ellipsoids of those CRSs;
+ *   4. popular entries: the CRSs of `POPULAR_CRS`, and the datums and ellipsoids of those CRSs,
+ *      those in use today before the legacy grids at the end of the list (DHDN's Gauss-Krüger);
  *      but when the query names a place that has grids of its own (projected CRSs whose area is
  *      that place as a whole: "Austria.", "Italy - onshore and offshore."), a popular projected CRS
  *      about the place only as one place of its area's list (ETRS89 / UTM zone 32N for Austria) is
@@ -62,7 +67,7 @@ import type { OperationInfo } from './proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
 import { FIELD, FIELD_BITS, type Bbox, type Registry, type RegistryEntry } from './registry.js';
 import { MIN_TYPO_LENGTH, typoOf, withinOneEdit } from './spelling.js';
-import { NICKNAME_WORDS, NICKNAMES, NOISE_WORDS, PLACE_WORDS } from './synonyms.js';
+import { HEMISPHERES, NICKNAME_WORDS, NICKNAMES, NOISE_WORDS, PLACE_WORDS } from './synonyms.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 
@@ -138,8 +143,10 @@ export const MAX_LIMIT = 50;
 /**
  * CRSs ranked above the rest, most used first: the global and web defaults, the continental frames,
  * the UTM zones (WGS 84's, then ETRS89's), the national grids that mapping agencies publish in today
- * (legacy grids they replaced, such as DHDN's Gauss-Krüger zones, are not here) and the polar
- * systems of polar data. At most 127 (the rank takes 7 bits of the sort key).
+ * and the polar systems of polar data; then, from LEGACY_FROM on, legacy grids that were replaced
+ * but that much of a country's data is still in (DHDN's Gauss-Krüger zones of former West Germany,
+ * zones 3 and 4 first, which cover most of it), ranked after every system in use today and before
+ * the rest. At most 127 (the rank takes 7 bits of the sort key).
  */
 export const POPULAR_CRS: readonly number[] = [
   4326, 3857, 4258, 4269, 4979, 4978, 3395, 3035, 3034, 4267, 5070, 4674, 4283, 7844, 4490, 6668,
@@ -147,7 +154,11 @@ export const POPULAR_CRS: readonly number[] = [
   27700, 2056, 2154, 28992, 5514, 3006, 3067, 2180, 31370, 3812, 21781, 2100, 3763, 2157,
   23700, 3059, 3346, 3301, 2193, 28355, 7855, 3577, 2263, 3978, 5179, 3414, 2326, 4230, 23030, 4277, 4171,
   3413, 3031, 3995, 3976, 32661, 32761,
+  31467, 31468, 31466, 31469,
 ];
+
+/** Rank in POPULAR_CRS where the legacy grids start. */
+const LEGACY_FROM = POPULAR_CRS.indexOf(31467);
 
 const WGS84 = 4326;
 const NO_EXPORTS: PresetExports = new Map();
@@ -217,6 +228,8 @@ interface State {
   typos: Lru<string, Reading[]>;
   /** Word ids by their second letter: with the ranges of a first letter, the words a typo may be of. */
   bySecondLetter: Map<string, number[]>;
+  /** The longest phrase read as one (a nickname, a country's name), in words. */
+  phraseWords: number;
 }
 
 const states = new WeakMap<Registry, State>();
@@ -253,6 +266,7 @@ function stateOf(registry: Registry): State {
     weakest: new Uint8Array(n),
     typos: new Lru(TYPO_CACHE_SIZE),
     bySecondLetter: new Map(),
+    phraseWords: Math.max(NICKNAME_WORDS, ...[...registry.places.keys()].map((phrase) => phrase.split(' ').length)),
   };
   registry.text.words.forEach((word, id) => {
     const list = state.bySecondLetter.get(word.charAt(1));
@@ -403,38 +417,99 @@ function typoReadings(state: State, words: readonly string[], term: string): Rea
   return readings;
 }
 
-/** How a term is looked up: as typed, as the place it names, or, when nothing has it, through its typos. */
-function termOf(registry: Registry, term: string, optional: boolean): Term {
+/** Word ids `[lo, hi)` of exactly `word` (empty when the index has not it). */
+function exactRange(words: readonly string[], word: string): [number, number] {
+  const [lo] = prefixRange(words, word);
+  return words[lo] === word ? [lo, lo + 1] : [lo, lo];
+}
+
+const hasWord = (registry: Registry, word: string): boolean => {
+  const [lo, hi] = exactRange(registry.text.words, word);
+  return hi > lo;
+};
+
+/** A term as the query is read: a typed word (null for a place's word only) and the places it also names. */
+interface Spelled {
+  word: string | null;
+  /** Words of the areas it means too, matched whole and in areas only (`swiss` → `switzerland`). */
+  places: readonly string[];
+}
+
+/**
+ * How a term is looked up: as typed (a word prefix, anywhere), as the places it names (whole words
+ * of areas), or, when nothing has it, through its typos.
+ */
+function termOf(registry: Registry, spelled: Spelled, optional: boolean): Term {
   const { words, postingStart } = registry.text;
-  const readings: Reading[] = [term, ...(PLACE_WORDS.get(term) ?? [])].map((spelling, i) => {
-    const [lo, hi] = prefixRange(words, spelling);
-    return { lo, hi, exactLength: spelling.length, penalty: 0, fields: i === 0 ? ALL_FIELDS : AREA_FIELDS };
-  });
+  const readings: Reading[] = [];
+  if (spelled.word !== null) {
+    const [lo, hi] = prefixRange(words, spelled.word);
+    readings.push({ lo, hi, exactLength: spelled.word.length, penalty: 0, fields: ALL_FIELDS });
+  }
+  for (const place of spelled.places) {
+    const [lo, hi] = exactRange(words, place);
+    readings.push({ lo, hi, exactLength: place.length, penalty: 0, fields: AREA_FIELDS });
+  }
   const cost = (list: Reading[]) => list.reduce((sum, reading) => sum + postingStart[reading.hi]! - postingStart[reading.lo]!, 0);
-  if (cost(readings) > 0 || optional) return { readings, cost: cost(readings), optional };
+  if (cost(readings) > 0 || optional || spelled.word === null) return { readings, cost: cost(readings), optional };
   const state = stateOf(registry);
-  const typos = state.typos.get(term) ?? state.typos.set(term, typoReadings(state, words, term));
+  const typos = state.typos.get(spelled.word) ?? state.typos.set(spelled.word, typoReadings(state, words, spelled.word));
   return { readings: typos, cost: cost(typos), optional };
 }
 
-/** The terms of a query: nicknames replaced by EPSG's words, noise words optional (unless all are). */
-function termsOf(registry: Registry, typed: readonly string[]): Term[] {
-  const spelled: string[] = [];
-  for (let i = 0; i < typed.length; ) {
-    let length = Math.min(NICKNAME_WORDS, typed.length - i);
-    for (; length > 0; length--) {
-      const replacement = NICKNAMES.get(typed.slice(i, i + length).join(' '));
-      if (replacement) {
-        spelled.push(...replacement);
-        break;
-      }
+const typed = (word: string): Spelled => ({ word, places: PLACE_WORDS.get(word) ?? [] });
+
+/**
+ * The query's words as meant, longest phrase first: a zone number and its hemisphere as EPSG's
+ * zone (`32 north` → `32n`), a nickname as EPSG's words, a country's name in another language as
+ * the English words of its areas (a one-word name of a one-word country also as typed).
+ */
+function spell(registry: Registry, state: State, words: readonly string[]): Spelled[] {
+  const spelled: Spelled[] = [];
+  for (let i = 0; i < words.length; ) {
+    const hemisphere = HEMISPHERES.get(words[i + 1] ?? '');
+    if (hemisphere && /^[0-9]+$/.test(words[i]!) && hasWord(registry, words[i] + hemisphere)) {
+      spelled.push(typed(words[i] + hemisphere));
+      i += 2;
+      continue;
     }
-    if (length === 0) spelled.push(typed[i++]!);
+    let length = Math.min(state.phraseWords, words.length - i);
+    for (; length > 0; length--) {
+      const phrase = words.slice(i, i + length).join(' ');
+      const nickname = NICKNAMES.get(phrase);
+      const place = registry.places.get(phrase);
+      if (nickname) spelled.push(...nickname.map(typed));
+      else if (place && length === 1 && place.length === 1) spelled.push({ word: phrase, places: place });
+      else if (place) spelled.push(...place.map((word) => ({ word: null, places: [word] })));
+      else continue;
+      break;
+    }
+    if (length === 0) spelled.push(typed(words[i++]!));
     else i += length;
   }
-  const unique = [...new Set(spelled)];
-  const allNoise = unique.every((term) => NOISE_WORDS.has(term));
-  return unique.map((term) => termOf(registry, term, !allNoise && NOISE_WORDS.has(term)));
+  return spelled;
+}
+
+/**
+ * The terms of a query (`spell`), noise words optional (unless all are); two neighbouring words
+ * also add relevance where a name has them side by side, as names are indexed (`zone 3` →
+ * `zone3`: DHDN / 3-degree Gauss-Kruger zone 3 before the other zones, whose names have a 3 too).
+ * Names only: an alias such as "RGRDC 2005 / UTM 33S" would put its system before WGS 84's for
+ * `utm 33 south`.
+ */
+function termsOf(registry: Registry, typedWords: readonly string[]): Term[] {
+  const state = stateOf(registry);
+  const spelled = spell(registry, state, typedWords);
+  const unique = new Map(spelled.map((term) => [`${term.word} ${term.places.join(' ')}`, term]));
+  const allNoise = spelled.every((term) => term.word !== null && NOISE_WORDS.has(term.word));
+  const terms = [...unique.values()].map((term) => termOf(registry, term, !allNoise && term.word !== null && NOISE_WORDS.has(term.word)));
+  for (let i = 1; i < spelled.length; i++) {
+    const [first, second] = [spelled[i - 1]!.word, spelled[i]!.word];
+    if (first === null || second === null) continue;
+    const [lo, hi] = exactRange(registry.text.words, first + second);
+    if (hi > lo) terms.push({ readings: [{ lo, hi, exactLength: first.length + second.length, penalty: 0, fields: FIELD.NAME }], cost: 0, optional: true });
+  }
+  return terms;
 }
 
 /** Best score of a term among an entry's words (0: no match), counting the `fields` given. Its words are sorted by id. */
@@ -568,15 +643,17 @@ function rank(registry: Registry, query: ParsedQuery): Uint32Array {
     const weakest = withText * matchClass(state.weakest[id]!);
     const popularity = state.popularity[id]!;
     const own = placeHasGrid && ownGrid(id);
-    // When the place has grids of its own, a popular system that is about it only as one place of
-    // its area's list (a zone across countries: ETRS89 / UTM zone 32N for Austria) is not preferred.
-    const group = popularity === NOT_POPULAR || (placeHasGrid && listedOnly(id)) ? 1 : 0;
+    // 0: popular and in use today; 1: a legacy grid still in wide use; 2: the rest. When the place
+    // has grids of its own, a popular system that is about it only as one place of its area's list
+    // (a zone across countries: ETRS89 / UTM zone 32N for Austria) is not preferred.
+    const group = popularity === NOT_POPULAR || (placeHasGrid && listedOnly(id)) ? 2 : popularity >= LEGACY_FROM ? 1 : 0;
+    const rest = group === 2 ? 1 : 0;
     const notOwn = placeHasGrid && !own ? 1 : 0;
     const relevance = 255 - Math.min(state.relevance[id]!, 255);
-    const order = group === 0 ? popularity * 2 + state.borrowed[id]! : state.basePopularity[id]! * 2;
+    const order = rest ? state.basePopularity[id]! * 2 : popularity * 2 + state.borrowed[id]!;
     // Among a place's own grids, the one on the newest datum (the realization in use) before shorter names.
-    const nameLength = own ? state.age[id]! : withText * group * state.nameLength[id]!;
-    const major = (((exact * 2 + state.deprecated[id]!) * 2 + weakest) * 2 + group) * 2 + notOwn;
+    const nameLength = own ? state.age[id]! : withText * rest * state.nameLength[id]!;
+    const major = (((exact * 2 + state.deprecated[id]!) * 2 + weakest) * 3 + group) * 2 + notOwn;
     keys[i] = ((((major * 256 + relevance) * 2 + state.variant[id]!) * 256 + nameLength) * 256 + order) * state.idSpan + id;
   });
   keys.sort();

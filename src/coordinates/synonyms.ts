@@ -5,9 +5,13 @@
  *   replaced by EPSG's words (`state plane` → `spcs`, the prefix of the conversions' names
  *   `SPCS83 New York East zone`).
  * - `PLACE_WORDS`: adjectives and short forms of place names, looked up as the place too (`swiss`
- *   also finds `Switzerland`; the word itself still matches).
+ *   also finds `Switzerland` in areas, as a whole word: `british` → `uk` does not find Ukraine; the
+ *   word itself still matches).
+ *   Countries' names in other languages are read the same way, from a list (place-names.ts).
  * - `NOISE_WORDS`: words that describe every entry (`epsg 3857`, `swiss grid`): they add to the
  *   relevance of an entry that has them but do not exclude one that has not.
+ * - `HEMISPHERES`: a hemisphere word after a zone number joins it as EPSG writes the zone
+ *   (`utm zone 32 north`, `utm 33 s`, `utm 32 nord` → `32n`, `33s`).
  * Keys and values are normalized words (query.ts `tokenize`).
  */
 
@@ -16,6 +20,9 @@ export const NICKNAMES: ReadonlyMap<string, readonly string[]> = new Map([
   ['google mercator', ['pseudo', 'mercator']],
   ['spherical mercator', ['pseudo', 'mercator']],
   ['gps', ['wgs', '84']],
+  // Gauß-Krüger and Gauss-Krüger are normalized to gauss kruger (query.ts); the German ue spelling and the abbreviation are not.
+  ['gk', ['gauss', 'kruger']],
+  ['krueger', ['kruger']],
   ['state plane', ['spcs']],
   ['stateplane', ['spcs']],
 ]);
@@ -60,5 +67,9 @@ export const PLACE_WORDS: ReadonlyMap<string, readonly string[]> = new Map([
   ['indian', ['india']],
   ['nz', ['zealand']],
 ]);
+
+const NORTH = ['north', 'northern', 'n', 'nord', 'norte', 'noord', 'norr'];
+const SOUTH = ['south', 'southern', 's', 'sud', 'sur', 'sul', 'zuid', 'syd'];
+export const HEMISPHERES: ReadonlyMap<string, string> = new Map([...NORTH.map((word) => [word, 'n'] as const), ...SOUTH.map((word) => [word, 's'] as const)]);
 
 export const NOISE_WORDS: ReadonlySet<string> = new Set(['epsg', 'grid', 'crs', 'srs', 'system', 'coordinate', 'coordinates', 'projection', 'reference']);

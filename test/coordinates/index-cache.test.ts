@@ -1,6 +1,6 @@
 /**
  * The registry index saved at setup (index-cache.ts): read back, it is the index built from proj.db
- * and answers searches alike; a file for another registry, engine or V8, or a damaged or
+ * and answers searches alike; a file for another registry, engine, V8 or index format, or a damaged or
  * inconsistent one, is refused with the reason, and a starting server then builds the index from
  * proj.db, saying so.
  */
@@ -10,14 +10,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import v8 from 'node:v8';
-import { currentKey } from '../../src/coordinates/derived-cache.js';
-import { indexCachePath, loadIndex, readIndexCache, writeIndexCache } from '../../src/coordinates/index-cache.js';
+import { indexCachePath, indexKey, loadIndex, readIndexCache, writeIndexCache } from '../../src/coordinates/index-cache.js';
 import { loadRegistry } from '../../src/coordinates/registry.js';
 import { search } from '../../src/coordinates/search.js';
 import { tempDir } from '../scratch.js';
 
 const built = loadRegistry();
-const QUERIES = ['swit', 'germany', 'kind:DATUM wgs', 'mercatr', 'finland deprecated:* kind:*', 'code:4326', 'method:9807 datum:6258 kind:CRS-PROJCRS', 'area_code:1286'];
+const QUERIES = ['swit', 'germany', 'Schweiz', 'reino unido', 'kind:DATUM wgs', 'mercatr', 'finland deprecated:* kind:*', 'code:4326', 'method:9807 datum:6258 kind:CRS-PROJCRS', 'area_code:1286'];
 const page = (registry: ReturnType<typeof loadRegistry>, query: string) => search(registry, { query, limit: 20, offset: 0, transformations: false, exports: false });
 
 /** A log that keeps what it is told. */
@@ -45,16 +44,19 @@ test('a saved index for another registry, engine or V8, or a damaged one, is ref
   const file = indexCachePath(dataDir);
   assert.deepEqual(readIndexCache(file), { problem: 'no cache file' });
   mkdirSync(path.dirname(file), { recursive: true });
-  const key = { ...currentKey(), v8: process.versions.v8 };
+  const key = indexKey();
   const cases: [unknown, RegExp][] = [
     [{ key: { ...key, epsg: 'v12.005' }, registry: built }, /^built for another/],
     [{ key: { ...key, v8: '1.0' }, registry: built }, /^built for another/],
     [{ key: { ...key, engine: 'proj-wasm@0.1.0-alpha9' }, registry: built }, /^built for another/],
+    // An index saved before it held the countries' names in other languages.
+    [{ key: { ...key, index: key.index - 1 }, registry: built }, /^built for another/],
     [{ registry: built }, /^built for another/],
     [{ key, registry: { ...built, entries: built.entries.slice(1) } }, /^inconsistent index/],
     [{ key, registry: { ...built, text: { ...built.text, words: built.text.words.slice(1) } } }, /^inconsistent index/],
     [{ key, registry: { ...built, epsgVersion: 'v12.005' } }, /^inconsistent index/],
     [{ key, registry: { ...built, crs: {} } }, /^inconsistent index/],
+    [{ key, registry: { ...built, places: undefined } }, /^inconsistent index/],
   ];
   for (const [saved, problem] of cases) {
     writeFileSync(file, v8.serialize(saved));

@@ -1,12 +1,15 @@
 /**
  * Search quality as a user judges it: queries people type, and the system they mean. Each case
- * names the expected first result (and, where the order matters, what follows or must come after
- * it); every code's name is checked with PROJ's own projinfo reading the same registry, so a code
- * EPSG reassigns or renames fails here instead of the list going stale unnoticed.
+ * names the expected first result, or one of the first three where the place's other systems may
+ * lead (and, where the order matters, what follows or must come after it); a table of queries in
+ * other languages follows the English ones. Every code's name is checked with PROJ's own projinfo
+ * reading the same registry, so a code EPSG reassigns or renames fails here instead of the list
+ * going stale unnoticed.
  *
  * The ranking rules these exercise are general (coordinates guide, "Ranking"): place-name and
  * nickname tables, noise words, typo tolerance, popularity (of CRSs, borrowed by their datums),
- * areas that are about a place, deprecated and depth variants last. No case is answered by a rule
+ * areas that are about a place, deprecated and depth variants last, countries' names in other
+ * languages, UTM hemispheres in words, neighbouring words as one. No case is answered by a rule
  * written for it.
  */
 
@@ -29,6 +32,8 @@ interface Case {
   onPage?: number[];
   /** Codes that must come after the first result (or not be on the page at all). */
   after?: number[];
+  /** The expected code is among the first `top` results rather than first, where the place's other systems may lead. */
+  top?: 3;
   /** A pattern the names of the first three results all match (a family first). */
   leading?: RegExp;
   /** The expected first result's area of use (checked with projinfo), where the case rests on it. */
@@ -124,7 +129,156 @@ const CASES: Case[] = [
   // on Mexico ITRF2008: "Replaces Mexico ITRF92 (CRS code 4483) from December 2010"), then the older
   // one, both before the geographic and geocentric CRSs of those frames.
   { query: 'mexico', first: 6372, name: /^Mexico ITRF2008 \/ LCC$/, area: /^Mexico - onshore and offshore\.$/, second: 6362, after: [4481, 4482, 4483] },
+  // Gauss-Krüger as it is spelled: DHDN's zones (former West Germany), a legacy grid still in wide
+  // use, before the other countries' Gauss-Kruger systems; zone 3 covers most of it. A zone number
+  // picks that zone, not the others whose names say "3-degree".
+  { query: 'gauss kruger', first: 31467, name: /^DHDN \/ 3-degree Gauss-Kruger zone 3$/, top: 3 },
+  { query: 'gauss kruger zone 3', first: 31467, name: /^DHDN \/ 3-degree Gauss-Kruger zone 3$/ },
+  { query: 'gauss krueger zone 4', first: 31468, name: /^DHDN \/ 3-degree Gauss-Kruger zone 4$/ },
+  { query: 'gk', first: 31467, name: /^DHDN \/ 3-degree Gauss-Kruger zone 3$/, top: 3 },
+  // A UTM hemisphere in words: WGS 84's zone first, as for `utm 32n`.
+  { query: 'utm zone 32 north', first: 32632, name: /^WGS 84 \/ UTM zone 32N$/, second: 25832, after: [26632] },
+  { query: 'utm 33 south', first: 32733, name: /^WGS 84 \/ UTM zone 33S$/ },
+  { query: 'utm 33 s', first: 32733, name: /^WGS 84 \/ UTM zone 33S$/ },
+  { query: 'czech republic', first: 5514, name: /^S-JTSK \/ Krovak East North$/ },
 ];
+
+/**
+ * Countries' names in other languages (and a few other words), and what a GIS user of that country
+ * means by them: the national grid or the system most used there, as for the English name above.
+ * Spain and Norway use ETRS89's UTM zones, more than one (zones 29 to 31 for Spain, 32 to 35 for
+ * Norway), so the zone covering most of the country (30N; 33N, Norway's national mapping zone) is
+ * expected among the first three. Accents may be left out.
+ */
+const LOCALIZED_NAMES: Record<number, RegExp> = {
+  2056: /^CH1903\+ \/ LV95$/,
+  25832: /^ETRS89 \/ UTM zone 32N$/,
+  25830: /^ETRS89 \/ UTM zone 30N$/,
+  25833: /^ETRS89 \/ UTM zone 33N$/,
+  31287: /^MGI \/ Austria Lambert$/,
+  2180: /^ETRS89 \/ PL-1992$/,
+  28992: /^RD$/,
+  2154: /RGF93 v1.* \/ Lambert-93$/,
+  6875: /^ETRS89-ITA \[RDN2008\] \/ Italy zone \(N-E\)$/,
+  5514: /^S-JTSK \/ Krovak East North$/,
+  8353: /^S-JTSK \[JTSK03\] \/ Krovak East North$/,
+  31370: /^BD72 \/ Belgian Lambert 72$/,
+  3006: /SWEREF 99 TM\]?$/,
+  3067: /TM35FIN\(E,N\)$/,
+  27700: /^OSGB36 \/ British National Grid$/,
+  2157: /Irish Transverse Mercator$/,
+  2193: /^NZGD2000 \/ New Zealand Transverse Mercator 2000$/,
+  6668: /^JGD20(11|24)$/,
+  4674: /^SIRGAS 2000$/,
+  4490: /^China Geodetic Coordinate System 2000$/,
+  5179: /^KGD2002 \/ Unified CS$/,
+  2100: /^GGRS87 \/ TM87$/,
+  23700: /^HD72 \/ EOV$/,
+  3763: /Portugal TM06$/,
+  31467: /^DHDN \/ 3-degree Gauss-Kruger zone 3$/,
+  31468: /^DHDN \/ 3-degree Gauss-Kruger zone 4$/,
+  32632: /^WGS 84 \/ UTM zone 32N$/,
+  32630: /^WGS 84 \/ UTM zone 30N$/,
+  32719: /^WGS 84 \/ UTM zone 19S$/,
+};
+
+/** [language, query, expected code, within the first (1 or 3)]. */
+const LOCALIZED: [string, string, number, 1 | 3][] = [
+  ['de', 'Schweiz', 2056, 1],
+  ['de', 'Deutschland', 25832, 1],
+  ['de', 'Österreich', 31287, 1],
+  ['de', 'Osterreich', 31287, 1],
+  ['de', 'Niederlande', 28992, 1],
+  ['de', 'Frankreich', 2154, 1],
+  ['de', 'Italien', 6875, 1],
+  ['de', 'Polen', 2180, 1],
+  ['de', 'Tschechien', 5514, 1],
+  ['de', 'Belgien', 31370, 1],
+  ['de', 'Dänemark', 25832, 1],
+  ['de', 'Schweden', 3006, 1],
+  ['de', 'Finnland', 3067, 1],
+  ['de', 'Vereinigtes Königreich', 27700, 1],
+  ['de', 'Spanien', 25830, 3],
+  ['de', 'Gauß-Krüger', 31467, 3],
+  ['de', 'Gauss-Krüger Zone 3', 31467, 1],
+  ['de', 'GK Zone 4', 31468, 1],
+  ['de', 'UTM Zone 32 Nord', 32632, 1],
+  ['fr', 'Suisse', 2056, 1],
+  ['fr', 'Allemagne', 25832, 1],
+  ['fr', 'Autriche', 31287, 1],
+  ['fr', 'Pays-Bas', 28992, 1],
+  ['fr', 'Belgique', 31370, 1],
+  ['fr', 'Espagne', 25830, 3],
+  ['fr', 'Royaume-Uni', 27700, 1],
+  ['fr', 'Italie', 6875, 1],
+  ['fr', 'Pologne', 2180, 1],
+  ['fr', 'Irlande', 2157, 1],
+  ['fr', 'Nouvelle-Zélande', 2193, 1],
+  ['fr', 'Suède', 3006, 1],
+  ['it', 'Svizzera', 2056, 1],
+  ['it', 'Germania', 25832, 1],
+  ['it', 'Italia', 6875, 1],
+  ['it', 'Spagna', 25830, 3],
+  ['it', 'Paesi Bassi', 28992, 1],
+  ['it', 'Regno Unito', 27700, 1],
+  ['es', 'España', 25830, 3],
+  ['es', 'Espana', 25830, 3],
+  ['es', 'Alemania', 25832, 1],
+  ['es', 'Suiza', 2056, 1],
+  ['es', 'Francia', 2154, 1],
+  ['es', 'Países Bajos', 28992, 1],
+  ['es', 'Nueva Zelanda', 2193, 1],
+  ['es', 'Japón', 6668, 1],
+  ['es', 'UTM 30 norte', 32630, 1],
+  // WGS 84's southern zones are not among the popular systems: SAD69 / UTM zone 19S, a shorter name, may come first.
+  ['es', 'UTM 19 sur', 32719, 3],
+  ['pt', 'Alemanha', 25832, 1],
+  ['pt', 'Suíça', 2056, 1],
+  ['pt', 'Suica', 2056, 1],
+  ['pt', 'Espanha', 25830, 3],
+  ['pt', 'Reino Unido', 27700, 1],
+  ['pt', 'Brasil', 4674, 1],
+  ['pt', 'Países Baixos', 28992, 1],
+  ['pl', 'Polska', 2180, 1],
+  ['pl', 'Niemcy', 25832, 1],
+  ['pl', 'Szwajcaria', 2056, 1],
+  ['pl', 'Czechy', 5514, 1],
+  ['pl', 'Wielka Brytania', 27700, 1],
+  ['nl', 'Nederland', 28992, 1],
+  ['nl', 'Duitsland', 25832, 1],
+  ['nl', 'België', 31370, 1],
+  ['nl', 'Zwitserland', 2056, 1],
+  ['nl', 'Verenigd Koninkrijk', 27700, 1],
+  ['cs', 'Česko', 5514, 1],
+  ['cs', 'Cesko', 5514, 1],
+  ['cs', 'Česká republika', 5514, 1],
+  ['cs', 'Německo', 25832, 1],
+  ['cs', 'Rakousko', 31287, 1],
+  // Slovakia's national grid on its own realization (JTSK03); S-JTSK / Krovak East North, common to Czechia and Slovakia, may lead.
+  ['sk', 'Slovensko', 8353, 3],
+  ['sv', 'Sverige', 3006, 1],
+  ['sv', 'Tyskland', 25832, 1],
+  ['sv', 'Storbritannien', 27700, 1],
+  ['no', 'Norge', 25833, 3],
+  ['da', 'Danmark', 25832, 1],
+  ['fi', 'Suomi', 3067, 1],
+  ['fi', 'Ruotsi', 3006, 1],
+  ['hu', 'Magyarország', 23700, 1],
+  ['el', 'Ελλάδα', 2100, 1],
+  ['ru', 'Германия', 25832, 1],
+  ['ru', 'Швейцария', 2056, 1],
+  ['ja', '日本', 6668, 1],
+  ['ja', 'スイス', 2056, 1],
+  ['ja', 'ドイツ', 25832, 1],
+  ['ja', 'イギリス', 27700, 1],
+  ['ja', 'フランス', 2154, 1],
+  ['zh', '中国', 4490, 1],
+  ['zh', '瑞士', 2056, 1],
+  ['zh', '德国', 25832, 1],
+  ['ko', '대한민국', 5179, 1],
+];
+
+CASES.push(...LOCALIZED.map(([, query, code, top]): Case => ({ query, first: code, name: LOCALIZED_NAMES[code]!, ...(top === 3 ? { top } : {}) })));
 
 const registry = loadRegistry();
 const codes = (query: string) => search(registry, { query, limit: 10, offset: 0, transformations: false, exports: false }).results.map((item) => item.id.code);
@@ -141,8 +295,10 @@ function projinfoOf(code: number, datum: boolean): { name: string; area: string 
   return { name: found.name, area: found.area ?? found.usages?.[0]?.area };
 }
 
-test(`the list has at least 40 queries, each with a different text`, () => {
+test(`the list has at least 40 queries, each with a different text, and 40 in languages other than English`, () => {
   assert.ok(CASES.length >= 40, `${CASES.length} queries`);
+  assert.ok(LOCALIZED.length >= 40, `${LOCALIZED.length} queries in other languages`);
+  assert.ok(new Set(LOCALIZED.map(([language]) => language)).size >= 10, 'ten languages or more');
   assert.equal(new Set(CASES.map((entry) => entry.query)).size, CASES.length);
 });
 
@@ -160,7 +316,7 @@ test('each query puts the system a user means first', () => {
   for (const entry of CASES) {
     const found = codes(entry.query);
     const miss = (why: string) => misses.push(`${entry.query}: ${why} (got ${found.join(', ')})`);
-    if (found[0] !== entry.first) miss(`${entry.first} first`);
+    if (!found.slice(0, entry.top ?? 1).includes(entry.first)) miss(`${entry.first} ${entry.top ? `in the first ${entry.top}` : 'first'}`);
     if (entry.second !== undefined && found[1] !== entry.second) miss(`${entry.second} second`);
     for (const code of entry.onPage ?? []) if (!found.includes(code)) miss(`${code} on the first page`);
     for (const code of entry.after ?? []) if (found.indexOf(code) === 0) miss(`${code} after ${entry.first}`);

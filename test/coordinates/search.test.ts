@@ -64,6 +64,28 @@ test('an exact code comes first, whatever its kind', () => {
   assert.equal(find('wgs 84 4326').results[0]!.id.code, 4326);
 });
 
+test('two neighbouring words count more where a name has them side by side', () => {
+  // Every PD/83 zone is named "3-degree": `zone 3` is what tells zone 3 (3396, and its E-N variant
+  // 5666) from zone 4 (3397, a shorter name than 5666's).
+  const found = codes(find('pd/83 zone 3').results);
+  for (const code of [3396, 5666]) assert.ok(found.includes(code) && found.indexOf(code) < found.indexOf(3397), `${code} before 3397: ${found.join(', ')}`);
+});
+
+test('a country named in another language finds its systems as its English name does, and its name as typed keeps its meaning', () => {
+  // The English name also matches names ("InGCS Dearborn-Ohio-Switzerland"); the country's name in another language its areas only.
+  for (const [typed, english] of [['Schweiz', 'switzerland'], ['Deutschland', 'germany'], ['Reino Unido', 'united kingdom'], ['Česká republika', 'czechia']]) {
+    const [localized, reference] = [all(typed), all(english)];
+    assert.ok(localized.length > 0, typed);
+    assert.equal(localized[0]!.id.code, reference[0]!.id.code, typed);
+    const known = new Set(codes(reference));
+    assert.deepEqual(codes(localized).filter((code) => !known.has(code)), [], typed);
+  }
+  // Algérie in French is also a word of EPSG's own names: Voirol 1879 / Nord Algerie (ancienne).
+  assert.ok(codes(find('algerie', { limit: 50 }).results).includes(30493));
+  // `us` stays the word of "US survey foot", not a country.
+  assert.ok(find('us survey foot kind:UNIT').results.some((item) => item.name === 'US survey foot'));
+});
+
 test('popular systems rank above obscure ones', () => {
   assert.equal(find('WGS 84').results[0]!.id.code, 4326);
   assert.ok(codes(find('mercator').results.slice(0, 3)).includes(3857));
