@@ -228,7 +228,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   });
   const glyphs = (fontstack: string[], start: number) => pool.glyphs(fontstack, start);
   await publicApp.register(interactiveMapRoutes, { gate, registry: maps, glyphs, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
-  await publicApp.register(mapListRoutes, { gate, registry: maps });
+  await publicApp.register(mapListRoutes, { gate, registry: maps, publicUrl: config.publicUrl });
   const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log, metrics);
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });

@@ -6,8 +6,15 @@
  *     "style": "style.json" | { ...an inline MapLibre v8 style },
  *     "formats": ["png", "jpg", "webp"],   // optional, default all three
  *     "attribution": "© …",                // optional, default the sources' attributions
- *     "minzoom": 0, "maxzoom": 22          // optional, the zoom range clients may ask for
+ *     "minzoom": 0, "maxzoom": 22,         // optional, the zoom range clients may ask for
+ *     "name": "West Oakland streets",      // optional, default the style's name, else the id
+ *     "bounds": [west, south, east, north],  // optional, where the map's data is (extent.ts)
+ *     "center": [lon, lat, zoom],          // optional, where the map opens (extent.ts)
+ *     "schema": "openmaptiles"             // optional, the tile schema its style draws
  *   }
+ *
+ * `maps import` and `maps add` write `name`, `bounds` (the data's extent), `schema` and, for an
+ * archive that names one, `center`; a definition written by hand may leave them out.
  *
  * A relative style path resolves against the folder of the file that holds the definition; for
  * definitions in the configuration, against the maps folder.
@@ -25,6 +32,13 @@ export const DEFAULT_MAXZOOM = 22;
 
 export const MAP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
+/**
+ * The tile schemas Meridian has styles for: OpenMapTiles (`maps import`, and archives `maps add`
+ * recognises as such), Protomaps basemap v4, and raster tiles.
+ */
+export const SCHEMAS = ['openmaptiles', 'protomaps', 'raster'] as const;
+export type Schema = (typeof SCHEMAS)[number];
+
 /** A definition; the configuration validates `maps.definitions` with it too. */
 export const definitionSchema = section({
   /** Path of a style file, or the style itself. */
@@ -33,6 +47,12 @@ export const definitionSchema = section({
   attribution: Type.Optional(Type.String()),
   minzoom: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_ZOOM })),
   maxzoom: Type.Optional(Type.Number({ minimum: 0, maximum: MAX_ZOOM })),
+  name: Type.Optional(Type.String({ minLength: 1 })),
+  bounds: Type.Optional(
+    Type.Tuple([Type.Number({ minimum: -180, maximum: 180 }), Type.Number({ minimum: -90, maximum: 90 }), Type.Number({ minimum: -180, maximum: 180 }), Type.Number({ minimum: -90, maximum: 90 })]),
+  ),
+  center: Type.Optional(Type.Tuple([Type.Number({ minimum: -180, maximum: 180 }), Type.Number({ minimum: -90, maximum: 90 }), Type.Number({ minimum: 0, maximum: MAX_ZOOM })])),
+  schema: Type.Optional(oneOf(SCHEMAS)),
 });
 
 export type MapDefinition = Static<typeof definitionSchema>;
@@ -60,5 +80,6 @@ export function parseDefinition(value: unknown): MapDefinition {
   const definition = value as MapDefinition;
   const { minzoom = DEFAULT_MINZOOM, maxzoom = DEFAULT_MAXZOOM } = definition;
   if (minzoom > maxzoom) throw new DefinitionError(`"minzoom" (${minzoom}) is above "maxzoom" (${maxzoom})`);
+  if (definition.bounds && definition.bounds[1] > definition.bounds[3]) throw new DefinitionError(`"bounds": south (${definition.bounds[1]}) is above north (${definition.bounds[3]})`);
   return definition;
 }

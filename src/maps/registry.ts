@@ -25,7 +25,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validateStyleMin, type SourceSpecification, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { MapsConfig } from './config.js';
-import { DEFAULT_MAXZOOM, DEFAULT_MINZOOM, MAP_ID, parseDefinition, type MapDefinition } from './definition.js';
+import { DEFAULT_MAXZOOM, DEFAULT_MINZOOM, MAP_ID, parseDefinition, type MapDefinition, type Schema } from './definition.js';
+import { mapExtent, type Center } from './extent.js';
+import type { Bounds } from './static/fit.js';
 import { FORMATS, type Format } from './image-format.js';
 import { TileCache } from '../render/source/cache.js';
 import type { HttpOptions } from '../render/source/http.js';
@@ -47,6 +49,14 @@ export interface LoadedMap {
   attribution: string;
   minzoom: number;
   maxzoom: number;
+  /** The definition's name, else the style's, else the id. */
+  name: string;
+  /** Where its data is: west, south, east, north in degrees (extent.ts). */
+  bounds: Bounds;
+  /** Where it opens: longitude, latitude and zoom (extent.ts). */
+  center: Center;
+  /** The tile schema its style draws, as `maps import` or `maps add` recorded it; null when unknown. */
+  schema: Schema | null;
   /** What its images are drawn from, fingerprinted (revision.ts): images made under another revision are stale. */
   revision: string;
   /** The sprite's images for a pixel ratio (the `@2x` files above 1); empty when it has none or they cannot be read. */
@@ -171,14 +181,19 @@ export async function loadMap(id: string, definition: MapDefinition, baseDir: st
   await images(1);
 
   const attributions = [...new Set([...sources.values()].map((source) => source.attribution).filter((text): text is string => !!text))];
+  const minzoom = checked.minzoom ?? DEFAULT_MINZOOM;
+  const maxzoom = checked.maxzoom ?? DEFAULT_MAXZOOM;
   return {
     id,
     style,
     sources,
     formats: checked.formats ?? FORMATS,
     attribution: checked.attribution ?? attributions.join(' '),
-    minzoom: checked.minzoom ?? DEFAULT_MINZOOM,
-    maxzoom: checked.maxzoom ?? DEFAULT_MAXZOOM,
+    minzoom,
+    maxzoom,
+    name: checked.name ?? style.name ?? id,
+    ...mapExtent(checked, [...sources.values()].map((source) => source.bounds), minzoom, maxzoom),
+    schema: checked.schema ?? null,
     revision: await mapRevision(checked, style, folder),
     images,
     fonts: options.fonts ?? (() => FontCatalog.default()),

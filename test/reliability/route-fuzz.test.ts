@@ -103,8 +103,8 @@ test(`${runs} hostile requests per route: no 5xx, the documented error body, no 
             const parsed = JSON.parse(response.body) as { errors?: { message?: unknown }[] };
             assert.ok(Array.isArray(parsed.errors) && typeof parsed.errors[0]?.message === 'string', `error body of ${route.method} ${request.url}: ${response.body.slice(0, 300)}`);
           }
-          // Styles, TileJSON and WMTS capabilities carry the caller's key in their links; key management shows keys to their owner.
-          const carriesKey = /^\/maps\/[^/]+\/(style|sources|tiles\.json|256\/tiles\.json|WMTSCapabilities\.xml|wmts(\?|$))/.test(path) || route.path.startsWith('/v1/');
+          // Styles, TileJSON, WMTS capabilities and the list of maps (its thumbnails) carry the caller's key in their links; key management shows keys to their owner.
+          const carriesKey = /^\/maps(\/[^/]+\/(style|sources|tiles\.json|256\/tiles\.json|WMTSCapabilities\.xml|wmts(\?|$))|\?|$)/.test(path) || route.path.startsWith('/v1/');
           assert.ok(carriesKey || !response.body.includes(key), `the key echoed by ${route.method} ${request.url}`);
         },
       ),

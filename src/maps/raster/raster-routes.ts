@@ -8,7 +8,8 @@
  *    OpenLayers (a 256-px tile at z shows what a 512-px tile shows at z - 1, so their zooms run one
  *    past the map's: zoom 0 is the world in 256 px, drawn as MapLibre draws zoom -1);
  *  - `/maps/{mapId}/tiles.json` and `/maps/{mapId}/256/tiles.json`: raster TileJSON 3.0.0 whose
- *    tile URLs carry the key (`format` picks the image format; the map's first by default).
+ *    tile URLs carry the key (`format` picks the image format; the map's first by default), with
+ *    the map's bounds and centre (extent.ts), the centre's zoom in the tiles' own pyramid.
  *
  * `language` draws the labels in that language as on static images. The format must be one the map
  * allows and z one of its zooms (400 otherwise, as x or y outside 0..2^z - 1); tiles carry an ETag and
@@ -29,7 +30,7 @@ import { mapOf } from '../serve/style-routes.js';
 import { tileJsonSchema, type TileJson } from '../serve/tilejson.js';
 import type { RasterTileRequest, RasterTiles, TileOrigin } from './raster-tiles.js';
 import type { RasterTileSize } from './metatile.js';
-import { DEFAULT_SOURCE_BOUNDS } from '../../platform/web-mercator.js';
+import { centerWithin } from '../extent.js';
 
 export interface RasterRouteOptions {
   gate: KeyGate;
@@ -62,13 +63,6 @@ export function parseTile(map: LoadedMap, size: RasterTileSize, z: number, x: nu
   const { minzoom, maxzoom } = rasterZooms(map, size);
   if (z < minzoom || z > maxzoom || x >= 2 ** z || y >= 2 ** z) throw new ApiError(OUT_OF_BOUNDS);
   return { y, pixelRatio: match[2] ? 2 : 1, format };
-}
-
-/** The west, south, east and north every source of the map covers together. */
-export function boundsOf(map: LoadedMap): [number, number, number, number] {
-  const all = [...map.sources.values()].map((source) => source.bounds);
-  if (all.length === 0) return [...DEFAULT_SOURCE_BOUNDS];
-  return [Math.min(...all.map((b) => b[0])), Math.min(...all.map((b) => b[1])), Math.max(...all.map((b) => b[2])), Math.max(...all.map((b) => b[3]))];
 }
 
 /** A tile, from the cache or drawn, with its caching headers and `X-Cache`: what every raster tile route answers. */
@@ -156,13 +150,18 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
         const languageOf = parseLanguage(request.query.language);
         let template = mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key).rasterTiles(size, format);
         if (languageOf !== null) template += `&language=${encodeURIComponent(languageOf)}`;
+        const zooms = rasterZooms(map, size);
+        const [lon, lat, zoom] = map.center;
         const document: TileJson = {
           tilejson: '3.0.0',
           name: map.id,
           tiles: [template],
           scheme: 'xyz',
-          ...rasterZooms(map, size),
-          bounds: boundsOf(map),
+          ...zooms,
+          // Where the map's data is, not all its style draws (a street style draws the world map
+          // around its extract): a client that keeps to bounds asks for no tile beyond the data.
+          bounds: map.bounds,
+          center: centerWithin([lon, lat, zoom + (size === 256 ? 1 : 0)], map.bounds, zooms.minzoom, zooms.maxzoom),
           ...(map.attribution ? { attribution: map.attribution } : {}),
           tileSize: size,
         };

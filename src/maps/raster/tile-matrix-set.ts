@@ -11,7 +11,7 @@
  * twice the pixels, so its denominator is half.
  */
 
-import { HALF_WORLD_METRES } from '../../platform/web-mercator.js';
+import { HALF_WORLD_METRES, xOfLongitude, yOfLatitude } from '../../platform/web-mercator.js';
 import type { LoadedMap } from '../registry.js';
 import type { RasterTileSize } from './metatile.js';
 import { rasterZooms } from './raster-routes.js';
@@ -69,4 +69,20 @@ export function tileMatrices(map: Pick<LoadedMap, 'minzoom' | 'maxzoom'>, set: T
     matrices.push({ identifier: String(z), z, scaleDenominator: scaleDenominator(z, set.tileSize), tileSize: set.tileSize, matrixSize: 2 ** z });
   }
   return matrices;
+}
+
+/** The columns and rows of matrix z that a box of west, south, east, north degrees touches (WMTS's TileMatrixLimits). */
+export interface TileRange {
+  minCol: number;
+  maxCol: number;
+  minRow: number;
+  maxRow: number;
+}
+
+export function tileRange([west, south, east, north]: readonly [number, number, number, number], z: number): TileRange {
+  const n = 2 ** z;
+  const index = (fraction: number) => Math.min(n - 1, Math.max(0, Math.floor(fraction * n)));
+  // A box across the antimeridian touches columns at both edges of the world: WMTS limits are one range, so all of them.
+  const [minCol, maxCol] = west > east ? [0, n - 1] : [index(xOfLongitude(west)), index(xOfLongitude(east))];
+  return { minCol, maxCol, minRow: index(yOfLatitude(north)), maxRow: index(yOfLatitude(south)) };
 }

@@ -1,8 +1,9 @@
 /**
  * The WMTS 1.0.0 capabilities document of one map (OGC 07-057r7, 7.1.1): the service, its two
  * operations (GetCapabilities and GetTile, each in the RESTful and the KVP encoding), one layer (the
- * map, identified by its id, in each format it allows, with the one style `default`) and the two
- * tile matrix sets of tile-matrix-set.ts. Every URL in it is absolute and carries the key of the
+ * map, identified by its id, in each format it allows, with the one style `default`, its WGS 84
+ * bounding box and tile matrix limits those of its data) and the two tile matrix sets of
+ * tile-matrix-set.ts. Every URL in it is absolute and carries the key of the
  * request (and its `language`), so that a GIS client given the capabilities URL needs nothing else.
  *
  * The RESTful tile template names the set, `.../wmts/{TileMatrixSet}/{TileMatrix}/{TileCol}/{TileRow}.png`:
@@ -15,8 +16,7 @@ import { escapeXml } from '../../platform/xml.js';
 import { CONTENT_TYPES } from '../image-format.js';
 import type { LoadedMap } from '../registry.js';
 import { OWS_NAMESPACE } from './ows-exception.js';
-import { boundsOf } from './raster-routes.js';
-import { EPSG_3857_URN, TILE_MATRIX_SETS, TOP_LEFT_CORNER, tileMatrices } from './tile-matrix-set.js';
+import { EPSG_3857_URN, TILE_MATRIX_SETS, TOP_LEFT_CORNER, tileMatrices, tileRange, type TileMatrixSetKind } from './tile-matrix-set.js';
 import { DEFAULT_STYLE, WMTS_VERSION } from './wmts-kvp.js';
 
 export const WMTS_NAMESPACE = 'http://www.opengis.net/wmts/1.0';
@@ -69,8 +69,28 @@ function operation(name: string, restful: string, kvp: string): Node {
   return ['ows:Operation', { name }, ['ows:DCP', {}, ['ows:HTTP', {}, get(restful, 'RESTful'), get(kvp, 'KVP')]]];
 }
 
+/**
+ * A layer's link to a set, with the tiles of each matrix that hold the map's data (its bounds,
+ * extent.ts): clients such as OpenLayers and QGIS ask for no tile outside them.
+ */
+function tileMatrixSetLink(map: LoadedMap, set: TileMatrixSetKind): Node {
+  const limits = tileMatrices(map, set).map((matrix): Node => {
+    const range = tileRange(map.bounds, matrix.z);
+    return [
+      'TileMatrixLimits',
+      {},
+      text('TileMatrix', matrix.identifier),
+      text('MinTileRow', String(range.minRow)),
+      text('MaxTileRow', String(range.maxRow)),
+      text('MinTileCol', String(range.minCol)),
+      text('MaxTileCol', String(range.maxCol)),
+    ];
+  });
+  return ['TileMatrixSetLink', {}, text('TileMatrixSet', set.identifier), ['TileMatrixSetLimits', {}, ...limits]];
+}
+
 export function wmtsCapabilities(map: LoadedMap, links: WmtsLinks): string {
-  const [west, south, east, north] = boundsOf(map);
+  const [west, south, east, north] = map.bounds;
   const layer: Node = [
     'Layer',
     {},
@@ -80,7 +100,7 @@ export function wmtsCapabilities(map: LoadedMap, links: WmtsLinks): string {
     text('ows:Identifier', map.id),
     ['Style', { isDefault: 'true' }, text('ows:Identifier', DEFAULT_STYLE)],
     ...map.formats.map((format) => text('Format', CONTENT_TYPES[format])),
-    ...TILE_MATRIX_SETS.map((set): Node => ['TileMatrixSetLink', {}, text('TileMatrixSet', set.identifier)]),
+    ...TILE_MATRIX_SETS.map((set) => tileMatrixSetLink(map, set)),
     ...map.formats.map((format): Node => ['ResourceURL', { format: CONTENT_TYPES[format], resourceType: 'tile', template: links.tileTemplate(format) }]),
   ];
   const corner = TOP_LEFT_CORNER.map((metres) => metres.toFixed(7)).join(' ');

@@ -21,7 +21,12 @@ export interface MapLinks {
   readonly glyphs: string;
   /** A sprite base, to which MapLibre appends `@2x`, `.json` and `.png` before the query. */
   sprite(id: string | undefined): string;
+  /** A small static image of the map framed on `bounds` (the static image API's bounds form; no route of its own). */
+  thumbnail(bounds: readonly [number, number, number, number], format: string): string;
 }
+
+/** The size of a thumbnail: the 4:3 of the viewport a map opens in (extent.ts), small enough for a list. */
+export const THUMBNAIL = { width: 256, height: 192 } as const;
 
 /**
  * `scheme://host[:port]` of Meridian as clients reach it: the configured public URL, or the
@@ -43,5 +48,6 @@ export function mapLinks(origin: string, mapId: string, key: string): MapLinks {
     geojson: (source) => `${map}/data/${encodeURIComponent(source)}.geojson${query}`,
     glyphs: `${origin}/fonts/{fontstack}/{range}.pbf${query}`,
     sprite: (id) => (id === undefined ? `${map}/sprite${query}` : `${map}/sprite/${encodeURIComponent(id)}${query}`),
+    thumbnail: (bounds, format) => `${origin}/api/maps/${encodeURIComponent(mapId)}/static/${bounds.join(',')}/${THUMBNAIL.width}x${THUMBNAIL.height}.${format}${query}`,
   };
 }

@@ -12,6 +12,7 @@
  * - glyphs: always Meridian's `/fonts`, the fonts its renderer draws with, even when the style had
  *   no glyphs (a client needs them for any text).
  * - sprite: Meridian's `/maps/{mapId}/sprite`, one per entry of the array form, which stays an array.
+ * - center and zoom: where the map opens (extent.ts), in place of the style author's.
  */
 
 import type { SourceSpecification, StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
@@ -45,5 +46,6 @@ export function rewriteStyle(map: LoadedMap, style: StyleSpecification, links: M
     style.sprite === undefined
       ? {}
       : { sprite: typeof style.sprite === 'string' ? links.sprite(undefined) : style.sprite.map(({ id }) => ({ id, url: links.sprite(id) })) };
-  return { ...style, sources, glyphs: links.glyphs, ...sprite };
+  const [lon, lat, zoom] = map.center;
+  return { ...style, center: [lon, lat], zoom, sources, glyphs: links.glyphs, ...sprite };
 }

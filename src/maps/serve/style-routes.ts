@@ -64,7 +64,17 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
         params: params('mapId'),
         querystring: styleQuerystring,
         response: {
-          200: { description: 'MapLibre style (v8), its labels in `language` when given', type: 'object', additionalProperties: true },
+          200: {
+            description: 'MapLibre style (v8), its labels in `language` when given; `center` and `zoom` are where the map opens (the middle of its data, fitted in 1024x768)',
+            type: 'object',
+            required: ['version', 'sources', 'layers', 'center', 'zoom'],
+            properties: {
+              version: { type: 'integer', enum: [8] },
+              center: { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: 'Longitude and latitude where the map opens' },
+              zoom: { type: 'number', description: 'Zoom the map opens at' },
+            },
+            additionalProperties: true,
+          },
           304: { description: 'Not modified (If-None-Match)' },
           400: { $ref: 'ErrorBody#', description: 'Invalid language' },
           ...notFound('No such map'),
@@ -100,7 +110,7 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
     async (request, reply) => {
       const map = mapOf(registry, request.params.mapId);
       const source = sourceOf(map, request.params.source);
-      const document = tileJsonOf(request.params.source, source, mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key));
+      const document = tileJsonOf(request.params.source, source, mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key), map.center);
       return sendCached(request, reply, JSON.stringify(document), 'application/json; charset=utf-8', maxAgeSeconds);
     },
   );

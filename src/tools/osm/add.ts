@@ -4,7 +4,8 @@
  * (added-archive.ts), its schema recognised (schema.ts), and the matching styles are published
  * atomically (publish.ts) as for `maps import`: OpenMapTiles gets the street styles
  * (openmaptiles-maps.ts), Protomaps v4 the flavours of @protomaps/basemaps (protomaps-maps.ts),
- * raster tiles one raster style (raster-map.ts).
+ * raster tiles one raster style (raster-map.ts). The definitions record the archive's bounds and,
+ * when it names one, its centre (maps/extent.ts: where the maps open).
  *
  * Where the tiles go:
  * - A local PMTiles file is copied into the version folder (a reflink, which costs no space, where
@@ -21,6 +22,7 @@
 import { constants } from 'node:fs';
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fittedCenter } from '../../maps/extent.js';
 import { redactUrl } from '../../platform/logging.js';
 import { silentProgress, type Progress } from '../../platform/progress.js';
 import { ArchiveError, readAddedArchive, type AddedArchive } from './added-archive.js';
@@ -54,6 +56,8 @@ export interface AddResult {
   minzoom: number;
   maxzoom: number;
   bounds: AddedArchive['bounds'];
+  /** Where the archive says it opens (null: it does not, and the maps open on its bounds). */
+  center: AddedArchive['center'];
   /** Size of the published local archive; null for a remote one. */
   bytes: number | null;
   seconds: number;
@@ -85,15 +89,20 @@ export async function addArchive(input: string, options: AddOptions): Promise<Ad
   }
 
   const file = `${schema}.pmtiles`;
+  // The archive's zooms are those of its tiles; a map's are of 512-px tiles, one less for 256-px ones.
+  const shift = tileSize === 256 ? 1 : 0;
+  const center = archive.center && ([archive.center[0], archive.center[1], Math.max(0, archive.center[2] - shift)] as [number, number, number]);
   let publication;
   try {
-    publication = await publishMaps(mapsDir, id, progress, async (partial, versionDir): Promise<readonly PublishedStyle[]> => {
+    publication = await publishMaps(mapsDir, id, { schema, bounds: archive.bounds, ...(center ? { center } : {}) }, progress, async (partial, versionDir): Promise<readonly PublishedStyle[]> => {
       if (archive.format === 'mbtiles') {
         progress.phase('Converting to PMTiles');
+        const [lon, lat, zoom] = fittedCenter(archive.bounds, Math.max(0, archive.minzoom - shift), Math.max(0, archive.maxzoom - shift));
         await mbtilesToPmtiles(archive.location, path.join(partial, file), {
           tileType: archive.tileType,
           tileCompression: archive.tileCompression,
           bounds: archive.bounds,
+          center: archive.center ?? [lon, lat, zoom + shift],
           minzoom: archive.minzoom,
           maxzoom: archive.maxzoom,
           metadata: archive.metadata,
@@ -127,6 +136,7 @@ export async function addArchive(input: string, options: AddOptions): Promise<Ad
     minzoom: archive.minzoom,
     maxzoom: archive.maxzoom,
     bounds: archive.bounds,
+    center: archive.center,
     bytes: archive.remote ? null : (await stat(published)).size,
     seconds: (Date.now() - started) / 1000,
   };

@@ -37,6 +37,12 @@ export interface AddedArchive {
   minzoom: number;
   maxzoom: number;
   bounds: Region;
+  /**
+   * Where the archive says it opens: longitude, latitude and zoom of its tiles (the PMTiles header's
+   * centre, MBTiles' `center` row); null when it says nothing, or names a place outside its bounds
+   * or a zoom outside its zooms (a header left at 0,0,0).
+   */
+  center: [number, number, number] | null;
   /** The archive's own metadata; an MBTiles file's `json` row is merged in, as PMTiles holds it. */
   metadata: Record<string, unknown>;
   /** The ids of the metadata's `vector_layers`. */
@@ -174,6 +180,7 @@ async function readPmtiles(source: Source, where: { location: string; label: str
     minzoom: header.minZoom,
     maxzoom: header.maxZoom,
     bounds: [header.minLon, header.minLat, header.maxLon, header.maxLat],
+    center: centerIn([header.centerLon, header.centerLat, header.centerZoom], [header.minLon, header.minLat, header.maxLon, header.maxLat], header.minZoom, header.maxZoom),
     metadata: metadata as Record<string, unknown>,
     vectorLayers: layerIds(metadata as Record<string, unknown>),
     sample,
@@ -184,6 +191,14 @@ function layerIds(metadata: Record<string, unknown>): string[] {
   const layers = metadata.vector_layers;
   if (!Array.isArray(layers)) return [];
   return layers.flatMap((layer) => (typeof (layer as { id?: unknown } | null)?.id === 'string' ? [(layer as { id: string }).id] : []));
+}
+
+/** A centre the archive gives, if it is one: within its bounds and its zooms. */
+function centerIn(center: readonly number[] | undefined, [west, south, east, north]: Region, minzoom: number, maxzoom: number): [number, number, number] | null {
+  if (center?.length !== 3 || !center.every(Number.isFinite)) return null;
+  const [lon, lat, zoom] = center as [number, number, number];
+  const within = lon >= west && lon <= east && lat >= south && lat <= north && zoom >= minzoom && zoom <= maxzoom;
+  return within ? [lon, lat, zoom] : null;
 }
 
 /** What a tile is, from its first bytes: an image format's signature, else a vector tile. */
@@ -225,7 +240,8 @@ async function readMbtiles(file: string, head: Buffer, size: number): Promise<Ad
         throw new ArchiveError(`${file}: its metadata row "json" is not JSON (${(error as Error).message})`);
       }
     }
-    const bounds = rows.get('bounds')?.split(',').map(Number);
+    const listed = rows.get('bounds')?.split(',').map(Number);
+    const bounds = listed?.length === 4 && listed.every(Number.isFinite) ? (listed as Region) : WORLD;
     return {
       location: file,
       label: file,
@@ -235,7 +251,8 @@ async function readMbtiles(file: string, head: Buffer, size: number): Promise<Ad
       // The tiles' own zooms: a metadata row can be wrong, and PMTiles needs the true range.
       minzoom: zooms.min,
       maxzoom: zooms.max,
-      bounds: bounds?.length === 4 && bounds.every(Number.isFinite) ? (bounds as Region) : WORLD,
+      bounds,
+      center: centerIn(rows.get('center')?.split(',').map(Number), bounds, zooms.min, zooms.max),
       metadata,
       vectorLayers: layerIds(metadata),
       sample,

@@ -15,6 +15,8 @@ export interface ConvertOptions {
   tileType: TileType;
   tileCompression: 'none' | 'gzip';
   bounds: Region;
+  /** Where the map opens: longitude, latitude, zoom (the header's centre). */
+  center: [number, number, number];
   minzoom: number;
   maxzoom: number;
   metadata: Record<string, unknown>;
@@ -35,14 +37,13 @@ export async function mbtilesToPmtiles(mbtiles: string, pmtiles: string, options
       if (writer.count % 1000 === 0) options.onProgress(writer.count, total);
     }
     options.onProgress(writer.count, total);
-    const [west, south, east, north] = options.bounds;
     await writer.finish({
       tileType: options.tileType,
       tileCompression: options.tileCompression,
       minZoom: options.minzoom,
       maxZoom: options.maxzoom,
       bounds: options.bounds,
-      center: [(west + east) / 2, (south + north) / 2, options.maxzoom],
+      center: options.center,
       metadata: options.tileType === 'mvt' ? { ...options.metadata, vector_layers: vectorLayers } : options.metadata,
     });
     return writer.count;

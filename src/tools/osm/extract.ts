@@ -3,6 +3,12 @@
  * or gzip (what Geofabrik, BBBike, osmium and the OSM API hand out). The format is told from the
  * file's first bytes, not its name, and osmium-tool reads it once to check it whole and learn its
  * extent; tilemaker reads PBF only, so XML is converted by osmium first.
+ *
+ * The extent is that of the data (osmium's `data.bbox`, every node's location), never the box the
+ * header declares: an extract's ways reach past its declared box (West-Oakland.osm.bz2 declares
+ * -122.30258,37.80615,-122.29825,37.80914 and holds -122.3143312,37.8040142,-122.290784,37.8175832),
+ * and a map's bounds must hold all it draws, since clients leave tiles outside a source's bounds
+ * empty.
  */
 
 import { execFile } from 'node:child_process';
@@ -25,7 +31,7 @@ export interface Extract {
   file: string;
   format: ExtractFormat;
   bytes: number;
-  /** The extent the extract declares (its header's bounds), else the extent of its data. */
+  /** The extent of its data: west, south, east, north of its nodes. */
   bounds: Region;
   nodes: number;
   ways: number;
@@ -54,7 +60,6 @@ async function osmium(args: string[]): Promise<string> {
 }
 
 interface FileInfo {
-  header?: { boxes?: number[][] };
   data?: { bbox?: number[]; count?: { nodes?: number; ways?: number; relations?: number } };
 }
 
@@ -94,7 +99,7 @@ export async function inspectExtract(file: string): Promise<Extract> {
   const count = info.data?.count ?? {};
   const nodes = count.nodes ?? 0;
   if (nodes === 0) throw new ExtractError(`${file} holds no OpenStreetMap data (no nodes)`);
-  const box = info.header?.boxes?.[0] ?? info.data?.bbox;
+  const box = info.data?.bbox;
   if (!box || box.length !== 4 || !box.every(Number.isFinite)) throw new ExtractError(`${name}: osmium reported no extent`);
   return {
     file,

@@ -3,13 +3,15 @@
  * (extract.ts), the sea around it made from GSHHG (ocean.ts, shapefile.ts), tiled by tilemaker in
  * the OpenMapTiles schema (tilemaker.ts), packed as PMTiles (archive.ts) and published with the
  * three styles (streets, light, dark) and their sprite as the maps `<id>`, `<id>-light` and
- * `<id>-dark`.
+ * `<id>-dark`. The maps' definitions record the extent of the extract's data as their bounds
+ * (extract.ts), where they open (maps/extent.ts).
  *
  * Publishing is atomic and one import of an id runs at a time (publish.ts).
  */
 
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fittedCenter } from '../../maps/extent.js';
 import { silentProgress, type Progress } from '../../platform/progress.js';
 import type { Region } from '../gshhg.js';
 import { mbtilesToPmtiles } from './archive.js';
@@ -86,7 +88,7 @@ export async function importExtract(file: string, options: ImportOptions): Promi
   let tiles = 0;
   let publication;
   try {
-    publication = await publishMaps(mapsDir, id, progress, async (partial, versionDir) => {
+    publication = await publishMaps(mapsDir, id, { schema: 'openmaptiles', bounds: extract.bounds }, progress, async (partial, versionDir) => {
       const work = path.join(partial, 'work');
       await mkdir(work, { recursive: true });
       let input = extract.file;
@@ -126,6 +128,8 @@ export async function importExtract(file: string, options: ImportOptions): Promi
         tileType: 'mvt',
         tileCompression: 'gzip',
         bounds: extract.bounds,
+        // Where the maps open, so that the archive added elsewhere (`maps add`) opens there too.
+        center: fittedCenter(extract.bounds, minzoom, maxzoom),
         minzoom,
         maxzoom,
         metadata: {
@@ -140,6 +144,7 @@ export async function importExtract(file: string, options: ImportOptions): Promi
       });
       await rm(work, { recursive: true, force: true });
 
+      // The data's extent: clients leave tiles outside a source's bounds empty (extract.ts).
       const source = { type: 'vector', url: `pmtiles://${ARCHIVE}`, attribution: ATTRIBUTION, bounds: extract.bounds, minzoom, maxzoom };
       return writeOpenMapTilesMaps(partial, versionDir, mapsDir, source, progress);
     });

@@ -10,7 +10,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { MAP_ID } from '../../maps/definition.js';
+import { MAP_ID, type Schema } from '../../maps/definition.js';
+import type { Region } from '../gshhg.js';
 import type { Progress } from '../../platform/progress.js';
 import { acquireLock, LockHeldError } from '../../platform/storage/lock.js';
 import { writeJson } from '../write-json.js';
@@ -22,6 +23,13 @@ export class MapsUsageError extends Error {}
 export interface PublishedStyle {
   suffix: string;
   style: string;
+}
+
+/** What the definitions say of the maps' data (maps/definition.ts): its schema, extent and, when its archive names one, where the maps open. */
+export interface DataFacts {
+  schema: Schema;
+  bounds: Region;
+  center?: [number, number, number];
 }
 
 export interface Publication {
@@ -62,11 +70,13 @@ async function currentVersion(mapsDir: string, id: string): Promise<string | nul
 /**
  * Builds a version of the maps of `id` and publishes it. `build` writes everything into `partial`
  * (which becomes `versionDir`, where the styles' relative paths must point) and returns the maps'
- * styles. The id is checked by the caller, who knows the suffixes.
+ * styles; each definition gets a name (`<id> <style>`) and `facts`. The id is checked by the
+ * caller, who knows the suffixes.
  */
 export async function publishMaps(
   mapsDir: string,
   id: string,
+  facts: DataFacts,
   progress: Progress,
   build: (partial: string, versionDir: string) => Promise<readonly PublishedStyle[]>,
 ): Promise<Publication> {
@@ -98,6 +108,10 @@ export async function publishMaps(
         formats: ['png', 'jpg', 'webp'],
         minzoom: 0,
         maxzoom: 22,
+        name: `${id} ${path.basename(style, '.json')}`,
+        schema: facts.schema,
+        bounds: facts.bounds,
+        ...(facts.center ? { center: facts.center } : {}),
       });
       maps.push(`${id}${suffix}`);
     }

@@ -14,10 +14,11 @@
  * looks broken, and a style written for the schema can be added as a map definition by hand.
  */
 
+import type { Schema } from '../../maps/definition.js';
 import type { AddedArchive } from './added-archive.js';
 import { ArchiveError } from './added-archive.js';
 
-export type Schema = 'openmaptiles' | 'protomaps' | 'raster';
+export type { Schema };
 
 export const OPENMAPTILES_LAYERS = ['water', 'transportation', 'place'] as const;
 export const PROTOMAPS_LAYERS = ['earth', 'water', 'roads', 'places'] as const;

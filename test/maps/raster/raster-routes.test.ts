@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import pixelmatch from 'pixelmatch';
 import sharp from 'sharp';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
@@ -207,7 +208,11 @@ describe('GET /maps/{mapId}/tiles.json', () => {
       assert.equal(document.maxzoom, maxzoom);
       assert.equal(document.attribution, '© Natural Earth');
       assert.equal(document.scheme, 'xyz');
-      assert.equal((document.bounds as number[]).length, 4);
+      // The world map: the world's bounds, opening on all of it (zoom 0 of 512-px tiles, 1 of 256-px ones).
+      const [west, south, east, north] = document.bounds as number[];
+      assert.ok(west! <= -180 && east! >= 180 && south! < -85 && north! > 85, String(document.bounds));
+      const center = document.center as number[];
+      assert.ok(Math.abs(center[0]!) < 1e-9 && Math.abs(center[1]!) < 1e-9 && center[2] === (size === 512 ? 0 : 1), String(center));
       const template = (document.tiles as string[])[0]!;
       assert.ok(template.includes(`key=${key}`), template);
       assert.ok(template.endsWith(`.png?key=${key}`) || template.includes('.png?'), template);
@@ -215,6 +220,18 @@ describe('GET /maps/{mapId}/tiles.json', () => {
       const tile = await server.server.public.inject({ method: 'GET', url: url.pathname + url.search });
       assert.equal(tile.statusCode, 200, template);
       assert.equal((await sharp(tile.rawPayload).metadata()).width, size);
+    }
+  });
+
+  test('a street map has the bounds of its archive, not of the world map drawn under it, and opens inside them', async () => {
+    const db = new Database(SAMPLES.oakland.archive.replace('mbtiles://', ''), { readonly: true });
+    const bounds = (db.prepare("SELECT value FROM metadata WHERE name = 'bounds'").pluck().get() as string).split(',').map(Number);
+    db.close();
+    for (const prefix of ['', '/256']) {
+      const document = (await ok(`/maps/streets${prefix}/tiles.json`)).json() as { bounds: number[]; center: number[] };
+      assert.deepEqual(document.bounds, bounds);
+      const [lon, lat] = document.center;
+      assert.ok(lon! > bounds[0]! && lon! < bounds[2]! && lat! > bounds[1]! && lat! < bounds[3]!, `${document.center} in ${bounds}`);
     }
   });
 

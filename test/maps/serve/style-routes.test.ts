@@ -92,10 +92,12 @@ describe('GET /maps/{mapId}/style.json', () => {
 describe('GET /maps/{mapId}/sources/{source}.json', () => {
   const q = () => `?key=${encodeURIComponent(key)}`;
 
-  test('a vector archive: tiles, zoom range, bounds, attribution and its vector_layers', async () => {
+  test('a vector archive: tiles, zoom range, bounds, centre, attribution and its vector_layers', async () => {
     const response = await get('/maps/test/sources/places.json', { host: 'h' });
     assert.equal(response.statusCode, 200, response.body);
     const tilejson = response.json();
+    // Where the map opens, as style.json says it (inside the archive's bounds and zooms here).
+    const style = (await get('/maps/test/style.json')).json() as { center: number[]; zoom: number };
     assert.deepEqual(tilejson, {
       tilejson: '3.0.0',
       name: 'places',
@@ -104,6 +106,7 @@ describe('GET /maps/{mapId}/sources/{source}.json', () => {
       minzoom: 0,
       maxzoom: 3,
       bounds: [-170, -80, 170, 80],
+      center: [...style.center, style.zoom],
       attribution: '© Places',
       vector_layers: [{ id: 'places', fields: { name: 'String' } }],
     });

@@ -16,7 +16,7 @@ import { ArchiveError } from '../../../src/tools/osm/added-archive.js';
 import { MapsUsageError } from '../../../src/tools/osm/publish.js';
 import { acquireLock } from '../../../src/platform/storage/lock.js';
 import { repoRoot } from '../../render/suite/cases.js';
-import { colours, renderPng } from './street-maps.js';
+import { colours, pmtilesHeaderExtent, renderPng } from './street-maps.js';
 import { freePort, tempDir } from '../../scratch.js';
 
 const town = path.join(repoRoot, 'test/fixtures/render/_data/town');
@@ -118,8 +118,15 @@ test('an OpenMapTiles archive gets the street styles over a copy of it, drawn ov
     openmaptiles: { type: 'vector', url: 'pmtiles://openmaptiles.pmtiles' },
     world: { type: 'vector', url: 'pmtiles://../../../world/world.pmtiles' },
   });
+  // The maps' bounds and centre are the archive's, as its header gives them (PMTiles v3 layout).
+  const header = pmtilesHeaderExtent(TOWN_OMT);
+  for (const id of result.maps) {
+    const definition = JSON.parse(readFileSync(path.join(dir, `${id}.json`), 'utf8')) as { bounds: number[]; center: number[]; schema: string };
+    assert.deepEqual([definition.bounds, definition.center, definition.schema], [header.bounds, header.center, 'openmaptiles'], id);
+  }
   await withRegistry(dir, async (registry) => {
     assert.deepEqual(registry.ids(), ['town', 'town-dark', 'town-light']);
+    assert.deepEqual([registry.get('town')!.bounds, registry.get('town')!.center], [header.bounds, header.center]);
     const pixels = await colours(await render(registry, 'town', TOWN_CENTER, 15));
     assert.ok(pixels.size > 10, `the town at zoom 15 has ${pixels.size} colours`);
   });
@@ -181,7 +188,15 @@ test('an MBTiles file is converted to PMTiles with the same tiles, its compressi
     db.close();
     await archive.close();
   }
-  await withRegistry(dir, async (registry) => assert.deepEqual(registry.ids(), ['kirchberg', 'kirchberg-dark', 'kirchberg-light']));
+  // Bounds and centre from the file's metadata rows, in the maps and in the converted archive's header.
+  const metadata = new Database(KIRCHBERG_MBTILES, { readonly: true });
+  const rows = new Map((metadata.prepare("SELECT name, value FROM metadata WHERE name IN ('bounds', 'center')").all() as { name: string; value: string }[]).map((row) => [row.name, row.value.split(',').map(Number)]));
+  metadata.close();
+  assert.deepEqual(pmtilesHeaderExtent(result.archive), { bounds: rows.get('bounds'), center: rows.get('center') });
+  await withRegistry(dir, async (registry) => {
+    assert.deepEqual(registry.ids(), ['kirchberg', 'kirchberg-dark', 'kirchberg-light']);
+    assert.deepEqual([registry.get('kirchberg')!.bounds, registry.get('kirchberg')!.center, registry.get('kirchberg')!.schema], [rows.get('bounds'), rows.get('center'), 'openmaptiles']);
+  });
 });
 
 /** An MBTiles file of raster tiles made here: zooms 0 and 1, every tile one colour, `size` pixels wide. */

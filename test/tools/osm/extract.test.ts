@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { asPbf, ExtractError, inspectExtract, sniffFormat } from '../../../src/tools/osm/extract.js';
 import { KIRCHBERG, OAKLAND, requirePeers } from '../../peers.js';
+import { osmiumDataExtent } from './street-maps.js';
 
 let dir: string;
 before(async () => {
@@ -13,14 +14,17 @@ before(async () => {
 });
 after(() => rm(dir, { recursive: true, force: true }));
 
-test('the samples are read with their declared bounds and counts (as osmium fileinfo reports them)', async () => {
+test('the samples are read with the extent of their data, not their header’s box, and their counts (as osmium fileinfo reports them)', async () => {
   const oakland = await inspectExtract(OAKLAND);
   assert.equal(oakland.format, 'osm.bz2');
-  assert.deepEqual(oakland.bounds, [-122.30258, 37.80615, -122.29825, 37.80914]);
+  // Its header declares -122.30258,37.80615,-122.29825,37.80914: its ways reach past that.
+  assert.deepEqual(oakland.bounds, osmiumDataExtent(OAKLAND));
+  assert.deepEqual(oakland.bounds, [-122.3143312, 37.8040142, -122.290784, 37.8175832]);
   assert.deepEqual([oakland.nodes, oakland.ways, oakland.relations], [446, 66, 23]);
   const kirchberg = await inspectExtract(KIRCHBERG);
   assert.equal(kirchberg.format, 'osm');
-  assert.deepEqual(kirchberg.bounds, [10.068, 48.135, 10.071, 48.137]);
+  // Inside its header's box (10.068,48.135,10.071,48.137).
+  assert.deepEqual(kirchberg.bounds, osmiumDataExtent(KIRCHBERG));
 });
 
 test('XML is converted to PBF, which is recognised by its first bytes whatever its name', async () => {

@@ -8,6 +8,7 @@
  * sample and the test town.
  */
 
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -74,4 +75,17 @@ export function renderPng(map: LoadedMap, center: readonly [number, number], zoo
     icons: new Map(),
     language: null,
   });
+}
+
+/** The extent of an extract's data as osmium reports it (`data.bbox`: every node), the peer the recorded bounds are checked against. */
+export function osmiumDataExtent(file: string): number[] {
+  const text = execFileSync('osmium', ['fileinfo', '--extended', '--get', 'data.bbox', file], { encoding: 'utf8' });
+  return text.trim().replace(/^\(|\)$/g, '').split(',').map(Number);
+}
+
+/** The bounds and centre written in a PMTiles header (spec v3: int32 e7 degrees from byte 102, centre zoom at 118). */
+export function pmtilesHeaderExtent(file: string): { bounds: number[]; center: number[] } {
+  const header = readFileSync(file).subarray(0, 127);
+  const e7 = (offset: number) => header.readInt32LE(offset) / 1e7;
+  return { bounds: [e7(102), e7(106), e7(110), e7(114)], center: [e7(119), e7(123), header.readUInt8(118)] };
 }
