@@ -3,39 +3,55 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream, LoggerOptions } from 'pino';
 import type { PlatformConfig } from './config.js';
 
-/** Query parameters whose values are credentials and never reach a log line. */
-const secretParameters = new Set(['key', 'token', 'access_token']);
-
-/** A parameter name as a server reads it: percent-decoded (even when malformed), without `[...]`, any case. */
+/**
+ * A parameter name as a reader of the log might take it for one: percent-decoded as often as it
+ * is encoded (even when malformed), in compatibility form (fullwidth letters are letters), any case.
+ */
 function parameterName(raw: string): string {
-  return raw
-    .replaceAll('+', ' ')
-    .replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/\[.*$/, '')
-    .trim()
-    .toLowerCase();
+  let name = raw.replaceAll('+', ' ');
+  for (let previous = ''; name !== previous && name.includes('%'); ) {
+    previous = name;
+    name = percentDecoded(name);
+  }
+  return name.normalize('NFKC').toLowerCase();
+}
+
+/** `%XX` sequences as UTF-8 where they form it, byte by byte where they do not. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
 }
 
 /**
- * The URL with the value of every credential parameter in its query replaced by `REDACTED`,
- * whatever form its name takes (`%6Bey=`, `KEY=`, `key[]=`).
+ * Whether a parameter's value is redacted: its name holds "key" or "token" in any spelling
+ * (`api_key`, `apikey`, `key%00`, `%256Bey`, `access-token`), not only the names the key gate
+ * reads. A client that misspells the parameter still sent its key; no route takes another
+ * parameter with such a name, so nothing useful to a log reader is lost.
+ */
+const credentialName = /key|token/;
+
+/**
+ * The URL with the value of every credential parameter in its query replaced by `REDACTED`.
+ * Parameters are split at `&` and at `;` (which many servers and proxies take as a separator),
+ * and a fragment a client sent is read as parameters too.
  */
 export function redactUrl(url: string): string {
   const start = url.indexOf('?');
   if (start < 0) return url;
-  const hash = url.indexOf('#', start);
-  const end = hash < 0 ? url.length : hash;
   const query = url
-    .slice(start + 1, end)
-    .split('&')
+    .slice(start + 1)
+    .split(/([&;#])/)
     .map((part) => {
       const equals = part.indexOf('=');
       if (equals < 0) return part;
       const name = part.slice(0, equals);
-      return secretParameters.has(parameterName(name)) ? `${name}=REDACTED` : part;
+      return credentialName.test(parameterName(name)) ? `${name}=REDACTED` : part;
     })
-    .join('&');
-  return url.slice(0, start + 1) + query + url.slice(end);
+    .join('');
+  return url.slice(0, start + 1) + query;
 }
 
 /**
