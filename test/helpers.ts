@@ -38,7 +38,7 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     ...(overrides as Partial<Config>),
   };
   seedEmbeddedDatabase(config.dataDir);
-  for (const section of ['admin', 'metrics', 'database', 'rateLimit', 'management', 'unknownKeys', 'usage', 'gate', 'weather', 'maps'] as const) {
+  for (const section of ['http', 'admin', 'metrics', 'database', 'rateLimit', 'management', 'unknownKeys', 'usage', 'gate', 'weather', 'maps'] as const) {
     if (overrides[section]) Object.assign(config, { [section]: { ...base[section], ...overrides[section] } });
   }
   return config;

@@ -58,3 +58,20 @@ test('a public URL with a path, query or another scheme is refused at start-up',
     assert.throws(() => loadConfig({ env: { MERIDIAN_PUBLIC_URL: value } }), /"publicUrl".*MERIDIAN_PUBLIC_URL/, value);
   }
 });
+
+test('without publicUrl, a Host that is not host[:port] is refused with 400 and never reaches a link', async () => {
+  const forged = ['evil.example/"><script>', 'evil.example/x', 'a b', 'evil"x', "it's", 'host:port', 'host:99999', 'host:', '[::1', 'user@evil.example', 'evil.example?x=1', 'evil.example#x', '<x>', 'a\\b', '%65vil.example'];
+  const urls = ['/maps/test/style.json', '/maps/test/sources/places.json', '/maps/test/WMTSCapabilities.xml', '/maps/test/tiles.json'];
+  for (const host of forged) {
+    for (const url of urls) {
+      const response = await fetchWithHost(open, url, host);
+      assert.equal(response.statusCode, 400, `${host} ${url}: ${response.body.slice(0, 200)}`);
+      assert.deepEqual(response.json(), { errors: [{ message: 'Invalid Host header: send host[:port]' }] }, host);
+    }
+  }
+  for (const host of ['meridian.test', 'meridian.test:8080', 'MAPS.Example.com.', '127.0.0.1:8080', '[::1]:8080', '[2001:db8::1]', 'xn--bcher-kva.example', 'under_score.local']) {
+    const response = await fetchWithHost(open, '/maps/test/style.json', host);
+    assert.equal(response.statusCode, 200, `${host}: ${response.body.slice(0, 200)}`);
+    assert.ok(response.body.includes(`http://${host}/maps/test/`), host);
+  }
+});
