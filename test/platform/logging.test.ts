@@ -66,6 +66,9 @@ test('a key sent under any parameter whose name holds "key" or "token" never rea
     `/ping?a=1;key=${token}`,
     `/ping?a=1;api_key=${token};b=2`,
     `/nowhere?x=1&key%00=${token}#key=${token}`,
+    `/ping?key%3D${token}`,
+    `/ping%3Fkey=${token}`,
+    `/api/maps/world/static/0,0,1/10x10.png?markers=icon:${encodeURIComponent(`https://icons.example/a.png?key=${token}`)}`,
   ];
   const before = logs.lines.length;
   for (const url of urls) await server.server.public.inject({ method: 'GET', url });
@@ -91,6 +94,12 @@ test('redactUrl redacts credentials whatever form the parameter name takes', () 
   // Any name holding "key" or "token" is taken for a credential, whatever the gate reads (issue 31).
   assert.equal(redactUrl('/x?monkey=SECRET&keys=1&k=1'), '/x?monkey=REDACTED&keys=REDACTED&k=1');
   assert.equal(redactUrl('/x?key=%ZZ'), '/x?key=REDACTED');
+  // A name whose `=` is encoded, a key given inside another parameter's value, a `?` encoded in the path.
+  assert.equal(redactUrl('/ping?a=1&key%3DSECRET&b=2'), '/ping?a=1&REDACTED&b=2');
+  assert.equal(redactUrl('/x?markers=icon:https%3A%2F%2Fi.example%2Fa.png%3Fkey%3DSECRET&zoom=3'), '/x?markers=REDACTED&zoom=3');
+  assert.equal(redactUrl('/x?path=a=b&note=key:SECRET'), '/x?path=a=b&note=key:SECRET', 'a value merely mentioning key is kept');
+  assert.equal(redactUrl('/ping%3Fkey=SECRET'), '/ping%3Fkey=REDACTED');
+  assert.equal(redactUrl('/x?q=turkey'), '/x?q=turkey');
 });
 
 test('logged errors carry no query parameters or details a database driver attached', () => {
