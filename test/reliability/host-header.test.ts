@@ -75,3 +75,20 @@ test('without publicUrl, a Host that is not host[:port] is refused with 400 and 
     assert.ok(response.body.includes(`http://${host}/maps/test/`), host);
   }
 });
+
+test('behind a trusted proxy, an X-Forwarded-Host that is not host[:port] is refused too', async () => {
+  const proxied = await startTestServer(testConfig({ trustProxy: true, maps: { definitions: fixture.definitions as never } }));
+  try {
+    const key = (await proxied.meridian.keys.create((await newAccount(proxied.meridian)).accountId, {})).token;
+    const get = (forwarded: string) =>
+      proxied.server.public.inject({ method: 'GET', url: `/maps/test/style.json?key=${key}`, headers: { host: 'meridian.internal:8080', 'x-forwarded-host': forwarded } });
+    const forged = await get('evil.example/"><x');
+    assert.equal(forged.statusCode, 400, forged.body.slice(0, 200));
+    assert.deepEqual(forged.json(), { errors: [{ message: 'Invalid Host header: send host[:port]' }] });
+    const fine = await get('maps.example.com');
+    assert.equal(fine.statusCode, 200);
+    assert.ok(fine.body.includes('http://maps.example.com/maps/test/'));
+  } finally {
+    await proxied.close();
+  }
+});
