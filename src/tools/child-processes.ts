@@ -1,15 +1,17 @@
 /**
  * The programs the tools run (gmt, osmium, tilemaker) die with the command that runs them.
  *
- * Killing the command's own process does not reach its children: they are re-parented and go on
- * writing into a partial folder the next import deletes. So each program runs in a process group
- * of its own (`detached`), and while any runs, SIGINT, SIGTERM and SIGHUP are forwarded to every
- * group; once they have exited the signal is raised again, so the command ends as the signal
- * meant. A group that outlives the forwarded signal by five seconds, or a second signal, gets
- * SIGKILL; so does every group still running when the command exits any other way. After a
- * terminating signal no new program starts, so a build cannot start the next step meanwhile.
+ * A signal sent to the command's process alone (`kill PID`, a supervisor stopping it) does not
+ * reach its children: they are re-parented and go on writing into a partial folder the next
+ * import deletes. So while any runs, SIGINT, SIGTERM and SIGHUP are forwarded to each, and once
+ * they have exited the signal is raised again, so that the command ends as the signal meant. A
+ * program that outlives the forwarded signal by five seconds, or a second signal, gets SIGKILL; so
+ * does every program still running when the command exits any other way. After a terminating
+ * signal no new program starts, so a build cannot start its next step meanwhile. The programs stay
+ * in the command's process group, so that a terminal's Ctrl-C and Ctrl-Z reach them as they reach
+ * the command (none of them starts programs of its own).
  *
- * SIGKILL cannot be caught: a build records the groups it starts in a file of its partial folder
+ * SIGKILL cannot be caught: a build records the programs it starts in a file of its partial folder
  * (`recordChildrenIn`), and the next build of the same maps stops what a killed one left
  * (`stopLeftovers`) before deleting that folder. Processes are read from Linux's /proc: the tools
  * are Debian's packages.
@@ -17,41 +19,36 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-/** How long a group may take to exit after a forwarded signal before it is killed. */
+/** How long a program may take to exit after a forwarded signal before it is killed. */
 const graceMs = 5000;
 
 const live = new Set<ChildProcess>();
 /** The signal the command is stopping on, once one came. */
 let stopping: NodeJS.Signals | null = null;
 let escalation: NodeJS.Timeout | undefined;
-/** The file the current build records its groups in. */
+/** The file the current build records its programs in. */
 const ledger = new AsyncLocalStorage<string>();
 
-function signalGroups(signal: NodeJS.Signals): void {
-  for (const child of live) {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // Gone already: its exit event is on its way.
-    }
-  }
+function signalAll(signal: NodeJS.Signals): void {
+  // One already gone is skipped: its exit event is on its way.
+  for (const child of live) child.kill(signal);
 }
 
 function onSignal(signal: NodeJS.Signals): void {
   if (stopping !== null) {
-    signalGroups('SIGKILL');
+    signalAll('SIGKILL');
     return;
   }
   stopping = signal;
-  signalGroups(signal);
-  escalation = setTimeout(() => signalGroups('SIGKILL'), graceMs);
+  signalAll(signal);
+  escalation = setTimeout(() => signalAll('SIGKILL'), graceMs);
 }
 
 function onExit(): void {
-  signalGroups('SIGKILL');
+  signalAll('SIGKILL');
 }
 
 function watch(on: boolean): void {
@@ -74,8 +71,8 @@ function track(child: ChildProcess): void {
   });
 }
 
-/** `pgrp` and `starttime` of a process that is not a zombie, from /proc; null when there is none. */
-function processStat(pid: number): { group: number; start: string } | null {
+/** The `starttime` of a process that is not a zombie, from /proc; null when there is none. */
+function startTime(pid: number): string | null {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -84,34 +81,25 @@ function processStat(pid: number): { group: number; start: string } | null {
   }
   // The command name, in parentheses, may hold spaces: fields are counted after its end.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  if (fields[0] === 'Z') return null;
-  return { group: Number(fields[2]), start: fields[19]! };
-}
-
-/** The live processes of a process group. */
-function groupMembers(group: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => processStat(pid)?.group === group);
+  return fields[0] === 'Z' ? null : fields[19]!;
 }
 
 /**
- * Starts `command` in a process group of its own, tied to the command's life (see the module
- * comment), and records the group in the current build's file, if any.
+ * Starts `command`, tied to the command's life (see the module comment), and records it in the
+ * current build's file, if any.
  */
-export function spawnTool(command: string, args: readonly string[], options: Omit<SpawnOptions, 'detached'>): ChildProcess {
+export function spawnTool(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   if (stopping !== null) throw new Error(`not starting ${command}: the command is stopping on ${stopping}`);
-  const child = spawn(command, args, { ...options, detached: true });
+  const child = spawn(command, args, options);
   // Without a pid it did not start; its 'error' event says why.
   if (child.pid === undefined) return child;
   track(child);
   const file = ledger.getStore();
   if (file !== undefined) {
     try {
-      appendFileSync(file, `${child.pid} ${processStat(child.pid)?.start ?? ''}\n`);
+      appendFileSync(file, `${child.pid} ${startTime(child.pid) ?? ''}\n`);
     } catch (error) {
-      process.kill(-child.pid, 'SIGKILL');
+      child.kill('SIGKILL');
       throw error;
     }
   }
@@ -159,17 +147,15 @@ export function runTool(command: string, args: readonly string[], options: { cwd
   });
 }
 
-/** Runs `work` with the groups it starts recorded in `file`, for `stopLeftovers`. */
+/** Runs `work` with the programs it starts recorded in `file`, for `stopLeftovers`. */
 export function recordChildrenIn<T>(file: string, work: () => Promise<T>): Promise<T> {
   return ledger.run(file, work);
 }
 
 /**
- * Kills what is left of the groups recorded in `file` by a build that was killed itself, and
- * returns once none of their processes is left. A group whose leader's pid now belongs to a
- * process started at another time is another program's (the pid was reused) and is left alone;
- * a group whose leader is gone but whose other members live cannot have been reused (Linux gives
- * no process the id of a live group).
+ * Kills the programs recorded in `file` that still run, left by a build that was killed itself,
+ * and returns once they have ended. A pid that now belongs to a process started at another time
+ * was reused by another program, and is left alone.
  */
 export async function stopLeftovers(file: string): Promise<void> {
   let text: string;
@@ -178,16 +164,12 @@ export async function stopLeftovers(file: string): Promise<void> {
   } catch {
     return;
   }
-  const groups = text
+  const recorded = text
     .split('\n')
     .map((line) => line.split(' '))
-    .filter(([pid]) => pid !== undefined && /^\d+$/.test(pid))
-    .filter(([pid, start]) => {
-      const leader = processStat(Number(pid));
-      return leader === null || leader.start === start;
-    })
-    .map(([pid]) => Number(pid));
-  const left = () => groups.flatMap(groupMembers);
+    .filter(([pid, start]) => pid !== undefined && /^\d+$/.test(pid) && start !== undefined && start !== '')
+    .map(([pid, start]) => ({ pid: Number(pid), start: start! }));
+  const left = () => recorded.filter(({ pid, start }) => startTime(pid) === start).map(({ pid }) => pid);
   for (const pid of left()) process.kill(pid, 'SIGKILL');
   // SIGKILL cannot be refused; a process ends once it leaves the kernel call it is in.
   for (let waited = 0; left().length > 0; waited += 20) {
