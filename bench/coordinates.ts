@@ -29,6 +29,7 @@ import { healthRoutes } from '../src/platform/health.js';
 import { createHttpApp, type SharedSchema } from '../src/platform/server.js';
 import { healthLatencies, latencyFigures } from '../test/health-probe.js';
 import { newAccount, startTestServer, testConfig } from '../test/helpers.js';
+import { defaultConfig } from '../src/config.js';
 import { createKey, load, median, percentile, saveResults, startInstance } from './instance.js';
 
 const cases: { label: string; source: number; target: number }[] = [
@@ -194,7 +195,7 @@ async function coldSweep(base: string, key: string): Promise<number> {
 async function servingDuringColdSearches() {
   const { meridian, server, close } = await startTestServer(testConfig());
   // The same routes and gate, computing PROJ data on the serving thread (each server has its own cache).
-  const inline = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'in-line', sharedSchemas: coordinatesSchemas as unknown as SharedSchema[] });
+  const inline = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'in-line', sharedSchemas: coordinatesSchemas as unknown as SharedSchema[], http: defaultConfig.http });
   try {
     await inline.register(healthRoutes, { db: meridian.db, details: {}, readyTimeoutMs: meridian.config.database.readyTimeoutMs });
     await inline.register(coordinatesRoutes, { gate: server.gate, registry: sharedRegistry(), deriver: inlineDeriver, transforms: inlineTransforms() });

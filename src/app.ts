@@ -173,7 +173,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   metrics.collectProcessMetrics();
   metrics.watchDatabase(() => db.poolUse());
   metrics.watchWeather(() => meridian.weather.runs());
-  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas, metrics };
+  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas, metrics, http: config.http };
   const publicApp = await createHttpApp({ ...appOptions, title: 'Meridian API' });
   const separateAdmin = config.admin.port !== null;
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;

@@ -84,6 +84,22 @@ export const platformSettings = {
     description:
       '`https://maps.example.com`: the origin clients reach Meridian at, used in the links of styles and TileJSON; unset, links follow the request\'s `Host` and the responses vary by it',
   }),
+  http: section({
+    headersTimeoutMs: Type.Integer({
+      minimum: 1000,
+      maximum: 600000,
+      default: 20000,
+      env: 'MERIDIAN_HTTP_HEADERS_TIMEOUT_MS',
+      description: 'time a client has to send the header section of a request once it has connected or started it (408 beyond)',
+    }),
+    maxConnectionsAwaitingHeaders: Type.Integer({
+      minimum: 1,
+      maximum: 100000,
+      default: 256,
+      env: 'MERIDIAN_HTTP_MAX_AWAITING_HEADERS',
+      description: 'connections per listener that may be open without having sent the header section of their first request; a new one beyond closes the one that has waited longest (408)',
+    }),
+  }),
   admin: section({
     host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_ADMIN_HOST', description: 'address of that listener' }),
     port: nullableInteger({ ...port, default: null, env: 'MERIDIAN_ADMIN_PORT', description: 'move key management (and `/metrics`) to a listener of its own' }),

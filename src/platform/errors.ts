@@ -26,7 +26,7 @@ export const errorBodySchema = {
  * What went wrong, in the words of the code that found it. Domain code (parsers, stores, pools)
  * throws an ApiError with one of these; installErrorHandlers alone turns it into an HTTP status.
  */
-export type Failure = 'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'uri-too-long' | 'rate-limited' | 'upstream' | 'unavailable';
+export type Failure = 'invalid' | 'unauthorized' | 'forbidden' | 'not-found' | 'uri-too-long' | 'unsupported' | 'rate-limited' | 'upstream' | 'unavailable';
 
 const statusOfFailure: Record<Failure, number> = {
   invalid: 400,
@@ -34,6 +34,7 @@ const statusOfFailure: Record<Failure, number> = {
   forbidden: 403,
   'not-found': 404,
   'uri-too-long': 414,
+  unsupported: 415,
   'rate-limited': 429,
   upstream: 502,
   unavailable: 503,
@@ -129,19 +130,24 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
 export function clientErrorResponse(error: Error & { code?: string; rawPacket?: Buffer }): string | null {
   if (error.code === 'ECONNRESET') return null;
   const packet = error.rawPacket?.toString('latin1') ?? '';
-  let status = 400;
+  let status: keyof typeof STATUS_TEXT = 400;
   let message = 'Malformed HTTP request';
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') [status, message] = [408, 'Request timeout'];
   else if (error.code === 'HPE_HEADER_OVERFLOW') {
     const requestLine = packet.split('\r\n', 1)[0]!;
     [status, message] = requestLine.length > MAX_URI_BYTES ? [414, URI_TOO_LONG] : [431, 'Request header fields too large'];
   }
-  const body = JSON.stringify(errorBody(message));
-  const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
-  return packet.startsWith('HEAD ') ? head : head + body;
+  return rawErrorResponse(status, message, packet.startsWith('HEAD '));
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+/** A whole HTTP response in the documented body, for a connection no request object stands for; `headOnly` for HEAD. */
+export function rawErrorResponse(status: keyof typeof STATUS_TEXT, message: string, headOnly = false): string {
+  const body = JSON.stringify(errorBody(message));
+  const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
+  return headOnly ? head : head + body;
+}
+
+const STATUS_TEXT = { 400: 'Bad Request', 408: 'Request Timeout', 414: 'URI Too Long', 431: 'Request Header Fields Too Large' } as const;
 
 /** "body/description must be string" reads better as "description must be string". */
 function validationMessage(error: FastifyError): string {

@@ -3,39 +3,69 @@ import type { IncomingMessage } from 'node:http';
 import type { DestinationStream, LoggerOptions } from 'pino';
 import type { PlatformConfig } from './config.js';
 
-/** Query parameters whose values are credentials and never reach a log line. */
-const secretParameters = new Set(['key', 'token', 'access_token']);
+/**
+ * Text of a URL as a reader of the log might take it: percent-decoded as often as it is encoded
+ * (even when malformed), in compatibility form (fullwidth letters are letters), any case.
+ */
+function readable(raw: string): string {
+  let text = raw.replaceAll('+', ' ');
+  for (let previous = ''; text !== previous && text.includes('%'); ) {
+    previous = text;
+    text = percentDecoded(text);
+  }
+  return text.normalize('NFKC').toLowerCase();
+}
 
-/** A parameter name as a server reads it: percent-decoded (even when malformed), without `[...]`, any case. */
-function parameterName(raw: string): string {
-  return raw
-    .replaceAll('+', ' ')
-    .replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    .replace(/\[.*$/, '')
-    .trim()
-    .toLowerCase();
+/** `%XX` sequences as UTF-8 where they form it, byte by byte where they do not. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text.replace(/%([0-9A-Fa-f]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  }
 }
 
 /**
- * The URL with the value of every credential parameter in its query replaced by `REDACTED`,
- * whatever form its name takes (`%6Bey=`, `KEY=`, `key[]=`).
+ * A name holding "key" or "token" in any spelling (`api_key`, `apikey`, `key%00`, `%256Bey`,
+ * `access-token`), not only the names the key gate reads: a client that misspells the parameter
+ * still sent its key. No route takes another parameter with such a name, so nothing useful to a
+ * log reader is lost.
+ */
+const credentialName = /key|token/;
+
+/**
+ * Whether a query parameter carries a credential: what its decoded text assigns to, everything
+ * before its last `=`, holds a credential name. That covers the parameter's own name, a name whose
+ * `=` is encoded (`key%3D…`), and a key inside another parameter's value (a marker icon's URL
+ * `…%3Fkey%3D…`), while a value that merely mentions "key" is kept.
+ */
+function carriesCredential(part: string): boolean {
+  const text = readable(part);
+  const equals = text.lastIndexOf('=');
+  return equals >= 0 && credentialName.test(text.slice(0, equals));
+}
+
+/**
+ * The URL with the value of every query parameter that carries a credential replaced by
+ * `REDACTED` (the whole parameter when its own `=` is encoded). The query starts at the first `?`,
+ * or at a `?` encoded in the path (`/ping%3Fkey=…`, which a client meant as one); parameters are
+ * split at `&` and at `;` (which many servers and proxies take as a separator), and a fragment a
+ * client sent is read as parameters too.
  */
 export function redactUrl(url: string): string {
-  const start = url.indexOf('?');
+  const start = url.search(/\?|%3F/i);
   if (start < 0) return url;
-  const hash = url.indexOf('#', start);
-  const end = hash < 0 ? url.length : hash;
+  const mark = url[start] === '?' ? 1 : 3;
   const query = url
-    .slice(start + 1, end)
-    .split('&')
+    .slice(start + mark)
+    .split(/([&;#])/)
     .map((part) => {
+      if (!carriesCredential(part)) return part;
       const equals = part.indexOf('=');
-      if (equals < 0) return part;
-      const name = part.slice(0, equals);
-      return secretParameters.has(parameterName(name)) ? `${name}=REDACTED` : part;
+      return equals < 0 ? 'REDACTED' : `${part.slice(0, equals)}=REDACTED`;
     })
-    .join('&');
-  return url.slice(0, start + 1) + query + url.slice(end);
+    .join('');
+  return url.slice(0, start + mark) + query;
 }
 
 /**

@@ -9,6 +9,8 @@ import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErr
 import { loggerOptions, requestId } from './logging.js';
 import { Metrics } from './metrics.js';
 import { rateLimitHeaderDocs } from './rate-limit.js';
+import { checkRequestHead } from './request-head.js';
+import { boundConnectionsAwaitingHeaders } from './slow-headers.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -35,6 +37,8 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** Where requests are counted; the listeners of one instance share one. */
   metrics?: Metrics;
+  /** Bounds on connections that have not sent their headers yet. */
+  http: PlatformConfig['http'];
 }
 
 /**
@@ -105,6 +109,15 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     return503OnClosing: true,
     trustProxy: options.trustProxy,
     routerOptions: { maxParamLength: MAX_URI_BYTES },
+    http: {
+      // checkRequestHead answers a missing Host with the error body; Node's check answers an empty 400.
+      requireHostHeader: false,
+      headersTimeout: options.http.headersTimeoutMs,
+      // Node checks headersTimeout against its default of 300 s here; Fastify then sets its own (0: none).
+      requestTimeout: 0,
+      // Node looks for connections past the timeout every 30 s by default, which would let one live 30 s longer.
+      connectionsCheckingInterval: 1000,
+    },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler(error, socket) {
       // Node answers a request it timed out before any route saw it: the log is the only trace of it.
@@ -123,6 +136,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     globalDecompression: false,
   });
   weakenCompressedTags(app);
+  boundConnectionsAwaitingHeaders(app.server, options.http.maxConnectionsAwaitingHeaders);
+  app.addHook('onRequest', checkRequestHead);
   const shared: SharedSchema[] = [errorBodySchema as unknown as SharedSchema, ...options.sharedSchemas];
   for (const schema of shared) app.addSchema(schema);
   app.setValidatorCompiler(validators(shared));

@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { promisify } from 'node:util';
 import type { Feature, LineString, Polygon, Position } from 'geojson';
+import { runTool, type ToolError } from './child-processes.js';
 import { inside, ringBounds } from './ring.js';
 
 /**
@@ -152,8 +151,6 @@ export interface Gshhg {
   rivers: Feature<LineString, RiverProperties>[];
 }
 
-const run = promisify(execFile);
-
 /** `-R` of a region (GMT's order: west/east/south/north), or the whole world in -180..180. */
 function regionArgument(region: Region | undefined): string {
   if (!region) return '-Rd';
@@ -164,15 +161,12 @@ function regionArgument(region: Region | undefined): string {
 async function gmt(args: string[], input?: string): Promise<string> {
   try {
     // GMT keeps a gmt.history file in its working directory unless told not to.
-    const child = run('gmt', [...args, '--GMT_HISTORY=false'], { maxBuffer: 1 << 30, encoding: 'utf8', cwd: tmpdir() });
-    if (input !== undefined) child.child.stdin!.end(input);
-    return (await child).stdout;
+    return (await runTool('gmt', [...args, '--GMT_HISTORY=false'], { maxBuffer: 1 << 30, cwd: tmpdir(), ...(input === undefined ? {} : { input }) })).stdout;
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
+    if ((error as ToolError).code === 'ENOENT') {
       throw new Error(`gmt not found: GSHHG shorelines need Debian's gmt and gmt-gshhg-* packages (scripts/setup.sh installs them)`);
     }
-    throw new Error(`gmt ${args[0]} failed: ${(error as { stderr?: string }).stderr?.trim() || (error as Error).message}`);
+    throw new Error(`gmt ${args[0]} failed: ${(error as ToolError).stderr?.trim() || (error as Error).message}`);
   }
 }
 

@@ -562,6 +562,33 @@ describe('per-key rate limits and quotas', () => {
     }
   });
 
+  test('limits beyond what storage and the limiter hold are 400, with the server limit off as with it on', async () => {
+    // testConfig turns the server-wide limit off (requestsPerSecond 0), so nothing but the schema bounds a key's limit here.
+    assert.equal(server.meridian.config.rateLimit.requestsPerSecond, 0);
+    const bodies = [
+      // burst is a PostgreSQL integer: at most 2^31 - 1.
+      '{"rate_limit":{"requests_per_second":1,"burst":3000000000}}',
+      '{"rate_limit":{"requests_per_second":1,"burst":2147483648}}',
+      '{"rate_limit":{"requests_per_second":1,"burst":1e308}}',
+      // 1e309 parses as Infinity, which no limit means.
+      '{"rate_limit":{"requests_per_second":1e309,"burst":5}}',
+      // A refill this slow makes the Redis bucket's expiry no integer: Redis refuses it and the limiter fails open.
+      '{"rate_limit":{"requests_per_second":1e-300,"burst":5}}',
+      '{"quota":{"requests_per_month":1e308}}',
+    ];
+    const key = (await createKey({})).body as { id: string };
+    for (const payload of bodies) {
+      for (const url of ['/v1/api_keys', `/v1/api_keys/${key.id}/change_settings`]) {
+        const response = await call({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } });
+        assert.equal(response.status, 400, `${url} ${payload}: ${JSON.stringify(response.body)}`);
+        assertErrorBody(response.body);
+      }
+    }
+    const largest = await createRaw('{"rate_limit":{"requests_per_second":0.001,"burst":2147483647}}');
+    assert.equal(largest.status, 200, JSON.stringify(largest.body));
+    assert.deepEqual(largest.body.rate_limit, { requests_per_second: 0.001, burst: 2147483647 });
+  });
+
   test("a key's rate limit may not exceed the server's", async () => {
     const limited = await startTestServer(testConfig({ rateLimit: { requestsPerSecond: 10, burst: 20 } }));
     try {

@@ -13,6 +13,7 @@ import { consoleRoutes } from '../../src/platform/console.js';
 import { createHttpApp } from '../../src/platform/server.js';
 import { collection, mvtPyramid, point, writePmtiles } from '../render/source/fixtures.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+import { defaultConfig } from '../../src/config.js';
 import { tempDir } from '../scratch.js';
 
 let server: TestServer;
@@ -142,7 +143,7 @@ test("the console's page and assets are compressed as they stream from disk", as
   const script = `export const places = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `place ${i}`))};\n`;
   writeFileSync(path.join(root, 'index.html'), `<!doctype html><title>console</title>${'<p>padding</p>'.repeat(100)}`);
   writeFileSync(path.join(root, 'assets/index-abc.js'), script);
-  const app = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'test', sharedSchemas: [] });
+  const app = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'test', sharedSchemas: [], http: defaultConfig.http });
   await app.register(consoleRoutes, { root });
   try {
     for (const [url, encoding] of [['/console/assets/index-abc.js', 'br'], ['/console/', 'gzip']] as const) {

@@ -8,7 +8,7 @@ test('redactUrl removes credential values from query strings', () => {
   assert.equal(redactUrl('/ping?key=abc123'), '/ping?key=REDACTED');
   assert.equal(redactUrl('/x?a=1&KEY=abc&b=2'), '/x?a=1&KEY=REDACTED&b=2');
   assert.equal(redactUrl('/x?token=t&key=k#frag'), '/x?token=REDACTED&key=REDACTED#frag');
-  assert.equal(redactUrl('/x?monkey=1'), '/x?monkey=1');
+  assert.equal(redactUrl('/x?center=8.5,47.3&zoom=12&size=600x400'), '/x?center=8.5,47.3&zoom=12&size=600x400', 'other parameters are kept');
   assert.equal(redactUrl('/plain'), '/plain');
 });
 
@@ -52,6 +52,33 @@ test('no token and no key= value reaches a log line, whatever the request', asyn
   }
 });
 
+test('a key sent under any parameter whose name holds "key" or "token" never reaches a log line, whatever the gate makes of it', async () => {
+  const { accountId } = await newAccount(server.meridian, 'spellings');
+  const { token } = await server.meridian.keys.create(accountId, {});
+  const spellings = [
+    'api_key', 'apikey', 'APIKEY', 'x-api-key', 'key%00', 'key%20', '%20key', 'key.', 'keys', 'mykey',
+    'access-token', 'auth_token', 'Token%00', '%256Bey', '%25256Bey', '%EF%BD%8B%EF%BD%85%EF%BD%99',
+  ];
+  const urls = [
+    ...spellings.map((name) => `/ping?${name}=${token}`),
+    ...spellings.map((name) => `/maps/world/style.json?a=1&${name}=${encodeURIComponent(token)}&b=2`),
+    // `;` separates parameters for many servers and proxies; Fastify keeps it inside `a`'s value.
+    `/ping?a=1;key=${token}`,
+    `/ping?a=1;api_key=${token};b=2`,
+    `/nowhere?x=1&key%00=${token}#key=${token}`,
+    `/ping?key%3D${token}`,
+    `/ping%3Fkey=${token}`,
+    `/api/maps/world/static/0,0,1/10x10.png?markers=icon:${encodeURIComponent(`https://icons.example/a.png?key=${token}`)}`,
+  ];
+  const before = logs.lines.length;
+  for (const url of urls) await server.server.public.inject({ method: 'GET', url });
+  const written = logs.lines.slice(before);
+  assert.ok(written.length >= urls.length * 2, 'requests were logged');
+  const leaked = written.filter((line) => line.includes(token) || line.includes(encodeURIComponent(token)));
+  assert.deepEqual(leaked, [], 'a key reached the log');
+  assert.ok(written.some((line) => line.includes('api_key=REDACTED')), 'the parameter is kept, its value redacted');
+});
+
 test('every response carries its request id, and a sane X-Request-Id from the caller is kept', async () => {
   const mine = await server.server.public.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'abc-123' } });
   assert.equal(mine.headers['x-request-id'], 'abc-123');
@@ -64,8 +91,15 @@ test('redactUrl redacts credentials whatever form the parameter name takes', () 
   for (const name of ['%6Bey', 'k%65y', 'K%45Y', 'key[]', 'key[a]', '%6bey%5B%5D', 'token', 'access%5Ftoken', 'key+']) {
     assert.equal(redactUrl(`/ping?a=1&${name}=SECRET&b=2`), `/ping?a=1&${name}=REDACTED&b=2`, name);
   }
-  assert.equal(redactUrl('/x?monkey=SECRET&keys=1'), '/x?monkey=SECRET&keys=1');
+  // Any name holding "key" or "token" is taken for a credential, whatever the gate reads (issue 31).
+  assert.equal(redactUrl('/x?monkey=SECRET&keys=1&k=1'), '/x?monkey=REDACTED&keys=REDACTED&k=1');
   assert.equal(redactUrl('/x?key=%ZZ'), '/x?key=REDACTED');
+  // A name whose `=` is encoded, a key given inside another parameter's value, a `?` encoded in the path.
+  assert.equal(redactUrl('/ping?a=1&key%3DSECRET&b=2'), '/ping?a=1&REDACTED&b=2');
+  assert.equal(redactUrl('/x?markers=icon:https%3A%2F%2Fi.example%2Fa.png%3Fkey%3DSECRET&zoom=3'), '/x?markers=REDACTED&zoom=3');
+  assert.equal(redactUrl('/x?path=a=b&note=key:SECRET'), '/x?path=a=b&note=key:SECRET', 'a value merely mentioning key is kept');
+  assert.equal(redactUrl('/ping%3Fkey=SECRET'), '/ping%3Fkey=REDACTED');
+  assert.equal(redactUrl('/x?q=turkey'), '/x?q=turkey');
 });
 
 test('logged errors carry no query parameters or details a database driver attached', () => {

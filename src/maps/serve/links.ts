@@ -35,7 +35,13 @@ export const THUMBNAIL = { width: 256, height: 192 } as const;
 export function publicOrigin(request: FastifyRequest, reply: FastifyReply, publicUrl: string | null): string {
   if (publicUrl !== null) return publicUrl.replace(/\/+$/, '');
   reply.header('vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
-  return `${request.protocol}://${request.host}`;
+  return `${request.protocol}://${request.host || addressReached(request)}`;
+}
+
+/** `address:port` the request's connection reached: the origin of an HTTP/1.0 request without Host. */
+function addressReached(request: FastifyRequest): string {
+  const { localAddress = '', localPort } = request.raw.socket;
+  return `${localAddress.includes(':') ? `[${localAddress}]` : localAddress}:${localPort}`;
 }
 
 export function mapLinks(origin: string, mapId: string, key: string): MapLinks {

@@ -11,13 +11,10 @@
  * empty.
  */
 
-import { execFile } from 'node:child_process';
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { runTool, type ToolError } from '../child-processes.js';
 import type { Region } from '../gshhg.js';
-
-const run = promisify(execFile);
 
 export type ExtractFormat = 'pbf' | 'osm' | 'osm.bz2' | 'osm.gz';
 
@@ -52,10 +49,10 @@ export function sniffFormat(head: Uint8Array): ExtractFormat | null {
 
 async function osmium(args: string[]): Promise<string> {
   try {
-    return (await run('osmium', args, { maxBuffer: 64 << 20, encoding: 'utf8' })).stdout;
+    return (await runTool('osmium', args, { maxBuffer: 64 << 20 })).stdout;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new OsmiumMissingError("osmium not found: importing needs Debian's osmium-tool package (scripts/setup.sh installs it)");
-    throw new ExtractError(((error as { stderr?: string }).stderr ?? (error as Error).message).trim().split('\n').at(-1)!);
+    if ((error as ToolError).code === 'ENOENT') throw new OsmiumMissingError("osmium not found: importing needs Debian's osmium-tool package (scripts/setup.sh installs it)");
+    throw new ExtractError(((error as ToolError).stderr || (error as Error).message).trim().split('\n').at(-1)!);
   }
 }
 

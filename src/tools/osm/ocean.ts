@@ -307,9 +307,15 @@ export async function seaPolygons(region: Region, onCell: (done: number, total: 
   const queue = [...cells];
   await Promise.all(
     [0, 1].map(async () => {
-      for (let cell = queue.shift(); cell; cell = queue.shift()) {
-        polygons.push(...(await seaOfCellFromGshhg(cell)));
-        onCell(++done, cells.length);
+      try {
+        for (let cell = queue.shift(); cell; cell = queue.shift()) {
+          polygons.push(...(await seaOfCellFromGshhg(cell)));
+          onCell(++done, cells.length);
+        }
+      } catch (error) {
+        // The other worker stops too, rather than run GMT for an import that has failed.
+        queue.length = 0;
+        throw error;
       }
     }),
   );

@@ -14,7 +14,11 @@ import { MAP_ID, type Schema } from '../../maps/definition.js';
 import type { Region } from '../gshhg.js';
 import type { Progress } from '../../platform/progress.js';
 import { acquireLock, LockHeldError } from '../../platform/storage/lock.js';
+import { recordChildrenIn, stopLeftovers } from '../child-processes.js';
 import { writeJson } from '../write-json.js';
+
+/** The file of a partial folder that lists the process groups its build started (child-processes.ts). */
+const CHILDREN_FILE = '.children';
 
 /** What is wrong with the command's arguments (not with the file). */
 export class MapsUsageError extends Error {}
@@ -93,10 +97,15 @@ export async function publishMaps(
   const partial = path.join(home, `${version}.partial`);
   const versionDir = path.join(home, version);
   try {
-    // With the lock held, partial folders are what crashed builds left.
-    for (const entry of await readdir(home)) if (entry.endsWith('.partial')) await rm(path.join(home, entry), { recursive: true, force: true });
+    // With the lock held, partial folders are what killed builds left, maybe with programs still writing into them.
+    for (const entry of await readdir(home)) {
+      if (!entry.endsWith('.partial')) continue;
+      await stopLeftovers(path.join(home, entry, CHILDREN_FILE));
+      await rm(path.join(home, entry), { recursive: true, force: true });
+    }
     await mkdir(partial, { recursive: true });
-    const styles = await build(partial, versionDir);
+    const styles = await recordChildrenIn(path.join(partial, CHILDREN_FILE), () => build(partial, versionDir));
+    await rm(path.join(partial, CHILDREN_FILE), { force: true });
 
     progress.phase('Publishing');
     const previous = await currentVersion(mapsDir, id);

@@ -5,10 +5,10 @@
  * polygons' path. Its progress lines ("Block i/n" while reading, "writing tile i of n") are passed on.
  */
 
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnTool } from '../child-processes.js';
 import type { Region } from '../gshhg.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -58,7 +58,7 @@ export async function runTilemaker(options: TilemakerRun): Promise<void> {
   await writeFile(configFile, JSON.stringify(await configFor(options.minzoom, options.maxzoom, options.water)));
   const args = ['--input', options.input, '--output', options.output, '--config', configFile, '--process', path.join(profileDir, 'process.lua'), '--bbox', options.bbox.join(',')];
   if (options.store !== undefined) args.push('--store', options.store);
-  const child = spawn('tilemaker', args, { cwd: options.workDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTool('tilemaker', args, { cwd: options.workDir, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = '';
   const watch = (chunk: Buffer) => {
     const text = chunk.toString('utf8');
@@ -70,8 +70,8 @@ export async function runTilemaker(options: TilemakerRun): Promise<void> {
       if (tile) options.onProgress('writing', Number(tile[1]), Number(tile[2]));
     }
   };
-  child.stdout.on('data', watch);
-  child.stderr.on('data', watch);
+  child.stdout!.on('data', watch);
+  child.stderr!.on('data', watch);
   const code = await new Promise<number | null>((resolve, reject) => {
     child.once('error', (error: NodeJS.ErrnoException) =>
       reject(error.code === 'ENOENT' ? new Error("tilemaker not found: importing needs Debian's tilemaker package (scripts/setup.sh installs it)") : error),
