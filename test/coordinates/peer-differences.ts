@@ -87,20 +87,6 @@ export const OPERATIONS_CHANGED_SINCE_V10_076 = new Map<number, string>([
 ]);
 
 /**
- * Systems of peer.test.ts that Meridian refuses (400 with PROJ's message) where cs2cs 9.1.1 answers:
- * - between dynamic reference frames PROJ 9.9 needs a coordinate epoch ("unimplemented when source
- *   coordinate epoch is missing"), where PROJ 9.1.1 applies a null transformation;
- * - this WebAssembly build of PROJ does not catch C++ exceptions inside PROJ: a candidate operation
- *   that PROJ would catch and skip (here InvalidOperationEmptyIntersection, "empty intersection of
- *   area of validity of concatenated operations") ends the whole operation search instead.
- */
-export const ENGINE_REFUSES = new Map([
-  [8403, 'needs a coordinate epoch (ETRF2014 is a dynamic frame)'],
-  [8756, 'PROJ exception not caught in the WebAssembly build (InvalidOperationEmptyIntersection)'],
-  [10288, 'PROJ exception not caught in the WebAssembly build ("Unimplemented": WGS 84 to ETRS89 (2), a time-specific Helmert, cannot be written as a PROJ string)'],
-]);
-
-/**
  * Methods PROJ 9.1.1 does not implement (cs2cs answers `*`) and writes into WKT1 under a made-up
  * PROJECTION name (from the EPSG name), which PROJ 9.9 implements and refuses to write as WKT1
  * ("Unsupported conversion method"): Meridian transforms and its WKT1 export is null. As WKT1 names.

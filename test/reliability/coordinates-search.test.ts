@@ -122,7 +122,7 @@ test("searches beyond the pool's queue are refused with 503 at once, and cached 
     const refused = await Promise.race(pending);
     assert.equal(refused.statusCode, 503, refused.body);
     assert.equal(refused.headers['retry-after'], '1');
-    assert.match(refused.json().errors[0].message, /^Too many coordinate searches waiting/);
+    assert.match(refused.json().errors[0].message, /^Too many coordinate operations waiting/);
     let settled = false;
     const all = Promise.all(pending).finally(() => (settled = true));
     const cached = await get('/coordinates/search/swit.json?limit=5');
