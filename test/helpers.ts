@@ -43,6 +43,8 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     const defaults: unknown = base[section as keyof Config];
     if (isSection(value) && isSection(defaults)) Object.assign(config, { [section]: { ...defaults, ...value } });
   }
+  // A test server builds no coordinates cache in the background (minutes of CPU) unless the test asks.
+  config.coordinates = { ...config.coordinates, buildCache: overrides.coordinates?.buildCache ?? false };
   return config;
 }
 
