@@ -107,7 +107,8 @@ test('a build stopped (the server closes) writes nothing, and with buildCache of
 
 test('a fresh server answers searches during the build, and /ready and the log say how far it is', { timeout: 300_000 }, async () => {
   const logs = new LogCapture();
-  const server = await startTestServer(testConfig({ logLevel: 'info', coordinates: { buildCache: true } }), { logStream: logs });
+  // A time limit no load reaches: a cold page is seconds of PROJ beside the build on a busy machine.
+  const server = await startTestServer(testConfig({ logLevel: 'info', coordinates: { buildCache: true, timeoutMs: 300_000 } }), { logStream: logs });
   try {
     const { accountId } = await newAccount(server.meridian);
     const key = (await server.meridian.keys.create(accountId, {})).token;
