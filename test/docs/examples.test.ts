@@ -153,6 +153,13 @@ function curlRequest(args: string[]): Request {
   return request;
 }
 
+/** The text with the secrets made here written as their variables, for messages. */
+function redacted(text: string): string {
+  let shown = text;
+  for (const name of ['KEY', 'TOKEN'] as const) if (variables[name]) shown = shown.replaceAll(variables[name]!, `$${name}`);
+  return shown;
+}
+
 function onTestServer(url: string): string {
   assert.ok(url === SERVER || url.startsWith(`${SERVER}/`), `${url} is not on the quick start's server ${SERVER}`);
   return base + (url.slice(SERVER.length) || '/');
@@ -174,7 +181,7 @@ async function runCurl(example: CurlExample): Promise<void> {
   const request = curlRequest(curlArguments(example));
   const response = await send(request);
   const error = typeof example.shown === 'object' && example.shown !== null && 'errors' in example.shown;
-  const said = `${request.method} ${request.url} answered ${response.status} ${response.type}: ${response.body.toString('utf8', 0, 300)}`;
+  const said = redacted(`${request.method} ${request.url} answered ${response.status} ${response.type}: ${response.body.toString('utf8', 0, 300)}`);
   if (error) assert.ok(response.status >= 400, said);
   else assert.equal(response.status, 200, said);
   const extension = request.output ? path.extname(request.output).slice(1).toLowerCase() : '';
@@ -190,7 +197,7 @@ async function runCurl(example: CurlExample): Promise<void> {
 function centreTile(url: string): { z: number; x: number; y: number } {
   const id = /\/maps\/([A-Za-z0-9_-]+)\//.exec(url)?.[1];
   const map = maps.find((candidate) => candidate.id === id);
-  assert.ok(map, `${url}: no map ${id}`);
+  assert.ok(map, redacted(`${url}: no map ${id}`));
   const [lon, lat, zoom] = map.center;
   const z = Math.round(zoom) + (url.includes(`/maps/${id}/256/`) ? 1 : 0);
   const sin = Math.sin((lat * Math.PI) / 180);
@@ -212,7 +219,7 @@ async function runUrl(example: UrlExample): Promise<void> {
   }
   assert.doesNotMatch(url, /[{}$<>…]/, `${example.url}: a placeholder the test does not fill`);
   const response = await send({ url, method: 'GET', headers: {} });
-  assert.equal(response.status, 200, `GET ${url} answered ${response.status}: ${response.body.toString('utf8', 0, 300)}`);
+  assert.equal(response.status, 200, redacted(`GET ${url} answered ${response.status}: ${response.body.toString('utf8', 0, 300)}`));
 }
 
 const notRun = (file: string, text: string) => NOT_RUN.find((entry) => entry.file === file && text.includes(entry.contains));
