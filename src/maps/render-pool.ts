@@ -11,6 +11,21 @@ import type { RegistrySettings } from './registry.js';
 import type { StaticImageJob } from './static/static-image.js';
 import type { CacheReport, MapVersion, WorkerTask } from './render-worker.js';
 import type { MetatileJob } from './raster/metatile-image.js';
+import { metatileViewport } from './raster/metatile.js';
+import type { Viewport } from '../render/view/viewport.js';
+
+/**
+ * What a render costs per device pixel before the pool has timed any: 100 ns, so 1.7 s for a
+ * 2048x2048@2x image (16.8 million pixels). Measured on the 2-core machine: the world map of the
+ * test fixture at 2048x2048@2x took 8-37 ns a pixel on one idle thread, and 17 ns a pixel with both
+ * threads busy in a burst; the quick start's streets map at 1024x768@2x, cold, 98 ns at load
+ * average 10-16 (README); the burst of issue 31 (world map, 2 threads) came to about 85 ns. A cold
+ * thread adds its start (1.3 s idle, up to 4 s loaded), which the figure does not hold: the first
+ * runs teach it to the pool.
+ */
+export const INITIAL_NS_PER_PIXEL = 100;
+/** The initial figure weighs as much as a 2048x2048@2x image's run beside the recent runs. */
+const INITIAL_WEIGHT_PIXELS = 4096 * 4096;
 
 /**
  * What the render threads' tile caches hold and how their lookups went, for the metrics: each
@@ -67,6 +82,7 @@ export class RenderPool {
       timeoutMs: config.maps.timeoutMs,
       workerData: { config: { dataDir: config.dataDir, maps: config.maps } satisfies RegistrySettings, cacheReports: this.caches?.name ?? null },
       tasks: 'renders',
+      cost: { unitsOf: pixelsOf, initialMsPerUnit: INITIAL_NS_PER_PIXEL / 1e6, initialUnits: INITIAL_WEIGHT_PIXELS },
       ...(metrics ? { onRun: (task: WorkerTask, seconds: number) => metrics.renderTime(task.kind, seconds) } : {}),
     });
     metrics?.watchWorkerPool('render', () => this.pool.load());
@@ -96,6 +112,14 @@ export class RenderPool {
     this.caches?.close();
     return this.pool.close();
   }
+}
+
+/** The device pixels a render or a metatile draws (its margin included); glyph ranges are not sized. */
+export function pixelsOf(task: WorkerTask): number | undefined {
+  const pixels = ({ width, height, pixelRatio }: Viewport) => width * height * pixelRatio ** 2;
+  if (task.kind === 'render') return pixels(task.job.viewport);
+  if (task.kind === 'metatile') return pixels(metatileViewport(task.job.metatile));
+  return undefined;
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -1,15 +1,44 @@
 /**
  * The one way CPU-heavy work leaves the serving event loop: a piscina pool of worker threads with
- * admission control. A task runs at once when a thread is free and otherwise waits in line; the
- * time limit counts from when it starts on a thread, so waiting never eats into it. A task is
+ * admission control. A task runs at once when a thread is free and otherwise waits in line. It is
  * refused at once with 503 and `Retry-After` when `threads + queue` tasks are already admitted, or
- * when, judging by the recent run times, the line ahead of it cannot drain in time for it to finish
- * within the limit. Renders, weather ingests and coordinate searches each have one.
+ * when the line ahead of it cannot drain in time for it to finish within the limit:
+ *
+ * - A task the pool can size (`cost`: pixels to draw, say) carries an estimate from the first
+ *   request on: its units times the pool's cost per unit, learned from its recent runs and, before
+ *   any, the owner's conservative initial figure. The line ahead of it drains in the sum of the
+ *   estimates of the tasks ahead (what is left of those running) spread over the threads; it is
+ *   admitted when that wait and its own estimate fit within the limit. Its limit counts from its
+ *   admission: should it still be waiting when its estimate no longer fits in what is left, it
+ *   leaves the line with 503, and once on a thread it is stopped at the limit, so that it always
+ *   answers within the limit.
+ * - A task without an estimate keeps the rule of count and mean: the tasks ahead drain `threads` at
+ *   a time, each taking the mean of the recent unsized runs (0 before any); its limit counts from
+ *   when it starts on a thread, so waiting never eats into it.
+ *
+ * Renders, weather ingests and coordinate searches each have one.
  */
 
 import type { TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError } from './errors.js';
+
+/**
+ * How a pool sizes its tasks before running them: a task's units (pixels to draw) times a cost per
+ * unit that the pool learns from its recent runs, starting from `initialMsPerUnit`.
+ */
+export interface TaskCost<Task> {
+  /** What the task's run time grows with, or undefined for a task the pool cannot size (the rule of count and mean). */
+  unitsOf: (task: Task) => number | undefined;
+  /** Milliseconds per unit before any run: a conservative figure measured on a loaded machine, documented where the owner sets it. */
+  initialMsPerUnit: number;
+  /**
+   * How many units of runs the initial figure weighs as beside the recent runs: the learned cost is
+   * (initial x initialUnits + their milliseconds) / (initialUnits + their units), so that one small
+   * run (a thread starting on a tiny image) does not set the cost of large ones on its own.
+   */
+  initialUnits: number;
+}
 
 export interface WorkerPoolOptions<Task = unknown> {
   /** The worker module: its default export runs one task. */
@@ -24,19 +53,28 @@ export interface WorkerPoolOptions<Task = unknown> {
   tasks: string;
   /** Hears of every task that finished on a thread, with its time there. */
   onRun?: (task: Task, seconds: number) => void;
+  /** Sizes tasks for admission; without it every task keeps the rule of count and mean. */
+  cost?: TaskCost<Task>;
 }
 
 const retryAfterSeconds = '1';
 /** A thread with no task for this long ends (and with it what it kept in memory). */
 export const IDLE_TIMEOUT_MS = 60_000;
-/** Run times the wait estimate averages over. */
+/** Run times the wait estimate averages over (of sized runs and of unsized runs, each). */
 const RECENT_RUNS = 32;
+
+/** A task admitted: its size (undefined: unsized), and when it started on a thread (undefined: waiting). */
+interface Admitted {
+  units: number | undefined;
+  started?: number;
+}
 
 export class WorkerPool<Task, Result> {
   private readonly pool: Piscina<Task, Result>;
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private readonly running = new Set<Admitted>();
+  private readonly waiting: { task: Admitted; start: () => void }[] = [];
   private readonly recentRunMs: number[] = [];
+  private readonly recentSizedRuns: { ms: number; units: number }[] = [];
   readonly timeoutMs: number;
 
   constructor(private readonly options: WorkerPoolOptions<Task>) {
@@ -56,52 +94,109 @@ export class WorkerPool<Task, Result> {
    */
   async run(task: Task, late: string, transfer: TransferListItem[] = []): Promise<Result> {
     const { threads, queue, tasks } = this.options;
-    if (this.running + this.waiting.length >= threads + queue) throw busy(`Too many ${tasks} waiting; try again shortly`);
-    if (this.running >= threads) {
-      // Wait: the tasks ahead drain `threads` at a time, each taking about the recent mean.
-      const typical = this.typicalRunMs();
-      const wait = Math.ceil((this.waiting.length + 1) / threads) * typical;
-      if (wait + typical > this.timeoutMs) throw busy(`Too many ${tasks} waiting to finish within ${this.timeoutMs} ms; try again shortly`);
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running.size + this.waiting.length >= threads + queue) throw busy(`Too many ${tasks} waiting; try again shortly`);
+    const admitted: Admitted = { units: this.options.cost?.unitsOf(task) };
+    const sized = admitted.units !== undefined;
+    // A sized task answers within the limit from its admission; an unsized one has the limit on its thread.
+    const deadline = performance.now() + this.timeoutMs;
+    if (this.running.size >= threads) {
+      const refused = busy(`Too many ${tasks} waiting to finish within ${this.timeoutMs} ms; try again shortly`);
+      const own = this.estimateMs(admitted);
+      if (sized) {
+        if (this.lineMs() + own > this.timeoutMs) throw refused;
+      } else {
+        // The tasks ahead drain `threads` at a time, each taking about the recent mean.
+        const wait = Math.ceil((this.waiting.length + 1) / threads) * own;
+        if (wait + own > this.timeoutMs) throw refused;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const place = { task: admitted, start: () => (clearTimeout(timer), this.running.add(admitted), resolve()) };
+        // A sized task still waiting when its estimate no longer fits before the deadline leaves the line.
+        const timer = sized
+          ? setTimeout(() => {
+              this.waiting.splice(this.waiting.indexOf(place), 1);
+              reject(busy(`Too many ${tasks} waiting: the ${tasks} ahead ran past their estimates, and this one can no longer finish within ${this.timeoutMs} ms; try again shortly`));
+            }, Math.max(0, Math.floor(this.timeoutMs - own)))
+          : undefined;
+        this.waiting.push(place);
+      });
+    } else {
+      this.running.add(admitted);
     }
-    this.running++;
     const started = performance.now();
+    admitted.started = started;
     try {
-      const result = await this.pool.run(task, { signal: AbortSignal.timeout(this.timeoutMs), transferList: transfer });
+      const limit = sized ? Math.max(1, Math.floor(deadline - started)) : this.timeoutMs;
+      const result = await this.pool.run(task, { signal: AbortSignal.timeout(limit), transferList: transfer });
       const ms = performance.now() - started;
-      this.remember(ms);
+      this.remember(admitted, ms);
       this.options.onRun?.(task, ms / 1000);
       return result;
     } catch (error) {
       if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
-        this.remember(this.timeoutMs);
+        this.remember(admitted, performance.now() - started);
         throw busy(`${late} within ${this.timeoutMs} ms`);
       }
       throw error;
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      this.running.delete(admitted);
+      this.waiting.shift()?.start();
     }
   }
 
   /** Tasks on a thread now, and tasks admitted and waiting for one. */
   load(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.waiting.length };
+    return { running: this.running.size, waiting: this.waiting.length };
+  }
+
+  /** What a task of `units` (undefined: unsized) is expected to take on a thread, in milliseconds. */
+  private estimateMs(task: { units: number | undefined }): number {
+    return task.units === undefined ? this.typicalRunMs() : task.units * this.msPerUnit();
+  }
+
+  /**
+   * How long a task admitted now waits for a thread: what is left of the estimates of the tasks
+   * running (none below 0) and the estimates of those waiting, spread over the threads.
+   */
+  private lineMs(): number {
+    const now = performance.now();
+    let ms = 0;
+    for (const task of this.running) ms += Math.max(0, this.estimateMs(task) - (now - (task.started ?? now)));
+    for (const { task } of this.waiting) ms += this.estimateMs(task);
+    return ms / this.options.threads;
   }
 
   close(): Promise<void> {
     return this.pool.destroy();
   }
 
-  /** The mean of the recent run times; 0 before any, so that a new pool admits its queue. */
+  /** The cost per unit of sized tasks: the recent runs' beside the initial figure. */
+  private msPerUnit(): number {
+    const { initialMsPerUnit, initialUnits } = this.options.cost!;
+    let ms = initialMsPerUnit * initialUnits;
+    let units = initialUnits;
+    for (const run of this.recentSizedRuns) {
+      ms += run.ms;
+      units += run.units;
+    }
+    return ms / units;
+  }
+
+  /** The mean of the recent unsized run times; 0 before any, so that a new pool admits its queue of unsized tasks. */
   private typicalRunMs(): number {
     const runs = this.recentRunMs;
     return runs.length === 0 ? 0 : runs.reduce((sum, ms) => sum + ms, 0) / runs.length;
   }
 
-  private remember(ms: number): void {
-    this.recentRunMs.push(ms);
-    if (this.recentRunMs.length > RECENT_RUNS) this.recentRunMs.shift();
+  /** A run's time on its thread (a task stopped at its limit counts with the time it had used, a lower bound). */
+  private remember(task: Admitted, ms: number): void {
+    if (task.units === undefined) {
+      this.recentRunMs.push(ms);
+      if (this.recentRunMs.length > RECENT_RUNS) this.recentRunMs.shift();
+    } else {
+      this.recentSizedRuns.push({ ms, units: task.units });
+      if (this.recentSizedRuns.length > RECENT_RUNS) this.recentSizedRuns.shift();
+    }
   }
 }
 

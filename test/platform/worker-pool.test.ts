@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ApiError } from '../../src/platform/errors.js';
-import { WorkerPool } from '../../src/platform/worker-pool.js';
+import { WorkerPool, type TaskCost } from '../../src/platform/worker-pool.js';
 
-const pool = (options: { threads: number; queue: number; timeoutMs: number }) =>
+const pool = (options: { threads: number; queue: number; timeoutMs: number; cost?: TaskCost<number> }) =>
   new WorkerPool<number, number>({ filename: new URL('./sleep-worker.js', import.meta.url), tasks: 'naps', ...options });
+
+/** Naps sized by their milliseconds: a unit is a millisecond of napping, costed at first at `initialMsPerUnit`. */
+const napCost = (initialMsPerUnit: number, initialUnits: number, unitsOf = (ms: number) => ms): TaskCost<number> => ({ unitsOf, initialMsPerUnit, initialUnits });
+
+/** Each nap's result, or the message of its refusal, in the order given. */
+const outcomes = (naps: Promise<number>[]) => Promise.all(naps.map((nap) => nap.then(String, (error: Error) => error.message)));
 
 const unavailable = (message: RegExp) => (error: unknown) => {
   assert.ok(error instanceof ApiError, String(error));
@@ -52,6 +58,58 @@ test('beyond threads + queue tasks are refused at once; a task over the limit is
     await assert.rejects(naps.run(100, 'late'), unavailable(/Too many naps waiting; try again shortly/));
     await Promise.all([running, queued]);
     await assert.rejects(naps.run(5000, 'The nap was not taken'), unavailable(/The nap was not taken within 1500 ms/));
+  } finally {
+    await naps.close();
+  }
+});
+
+test('a new pool admits sized tasks by their estimates from the first task on; unsized ones by count and mean', async () => {
+  // Each 600 ms nap is estimated at 1200 ms before any run: behind one, a second ends in 2400 ms, a
+  // third would in 3600.
+  const sized = pool({ threads: 1, queue: 10, timeoutMs: 3000, cost: napCost(2, 1e9) });
+  const unsized = pool({ threads: 1, queue: 10, timeoutMs: 3000 });
+  try {
+    const tooLate = 'Too many naps waiting to finish within 3000 ms; try again shortly';
+    const order: string[] = [];
+    const naps = [600, 600, 600, 600].map((ms, i) => sized.run(ms, 'late').finally(() => order.push(`${i}`)));
+    assert.deepEqual(await outcomes(naps), ['600', '600', tooLate, tooLate]);
+    assert.deepEqual(order.slice(0, 2).sort(), ['2', '3'], 'the refusals came at once, before the first nap ended');
+    // Without an estimate, a new pool's mean is 0: it admits its queue.
+    assert.deepEqual(await outcomes([600, 600, 600, 600].map((ms) => unsized.run(ms, 'late'))), ['600', '600', '600', '600']);
+  } finally {
+    await Promise.all([sized.close(), unsized.close()]);
+  }
+});
+
+test('the cost per unit is learned from the recent runs, beside the initial figure', async () => {
+  // At first 4 ms a unit: a 400 ms nap is estimated at 1600 ms, and one behind another does not fit
+  // in 3000. The initial figure weighs as 100 units of runs.
+  const naps = pool({ threads: 1, queue: 10, timeoutMs: 3000, cost: napCost(4, 100) });
+  try {
+    const tooLate = 'Too many naps waiting to finish within 3000 ms; try again shortly';
+    assert.deepEqual(await outcomes([naps.run(400, 'late'), naps.run(400, 'late')]), ['400', tooLate]);
+    // After 1,600 units of runs that took about a millisecond each (the thread's start-up aside), a
+    // nap of 400 is estimated at well under 1500 ms: one fits behind another.
+    for (let i = 0; i < 3; i++) await naps.run(400, 'late');
+    assert.deepEqual(await outcomes([naps.run(400, 'late'), naps.run(400, 'late')]), ['400', '400']);
+  } finally {
+    await naps.close();
+  }
+});
+
+test('a sized task answers within the limit from its admission: it leaves the line when the tasks ahead overrun', async () => {
+  // The 5000 ms nap claims 100 units (100 ms): the 400 ms nap is admitted behind it, and leaves the
+  // line once its 400 ms no longer fit before its deadline; the long nap is stopped at the limit.
+  const naps = pool({ threads: 1, queue: 10, timeoutMs: 1500, cost: napCost(1, 1e9, (ms) => (ms === 5000 ? 100 : ms)) });
+  try {
+    const order: string[] = [];
+    const long = naps.run(5000, 'The nap was not taken').finally(() => order.push('long'));
+    const behind = naps.run(400, 'late').finally(() => order.push('behind'));
+    assert.deepEqual(await outcomes([long, behind]), [
+      'The nap was not taken within 1500 ms',
+      'Too many naps waiting: the naps ahead ran past their estimates, and this one can no longer finish within 1500 ms; try again shortly',
+    ]);
+    assert.deepEqual(order, ['behind', 'long']);
   } finally {
     await naps.close();
   }
