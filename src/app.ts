@@ -36,6 +36,8 @@ import { QuotaMeter } from './keys/quota.js';
 import { platformMigrations } from './platform/migrations.js';
 import { consoleBuilt, consoleRoutes } from './platform/console.js';
 import { landingRoute } from './platform/landing.js';
+import { apiReferencePageRoutes } from './platform/api-reference-page.js';
+import { viewerRoutes } from './maps/serve/viewer-routes.js';
 import { progressToLog, type Progress } from './platform/progress.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
@@ -234,6 +236,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(consoleRoutes);
   await publicApp.register(landingRoute);
+  await publicApp.register(viewerRoutes);
+  await publicApp.register(apiReferencePageRoutes);
   await adminApp.register(keyManagementRoutes, {
     accounts: meridian.accounts,
     keys: meridian.keys,

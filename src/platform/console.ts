@@ -4,11 +4,11 @@
  * but its files. When it was not built, `/console` says so instead of a bare 404.
  */
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { errorBody } from './errors.js';
 
 /** dist/console, beside this module's dist/src. */
@@ -18,7 +18,7 @@ export const defaultConsoleRoot = fileURLToPath(new URL('../../console', import.
  * The page holds a service token: no framing by other sites, and scripts only from here. MapLibre
  * runs its workers from blob: URLs and sets inline styles; tiles and images come from this server.
  */
-const contentSecurityPolicy = [
+export const contentSecurityPolicy = [
   "default-src 'self'",
   "script-src 'self'",
   "worker-src 'self' blob:",
@@ -34,6 +34,24 @@ const contentSecurityPolicy = [
 /** Whether the console was built (`npm run build`) into `root`. */
 export function consoleBuilt(root = defaultConsoleRoot): boolean {
   return existsSync(path.join(root, 'index.html'));
+}
+
+/**
+ * Another page of the console's build (`catalog`, `viewer`: console/<name>.html) served at an address
+ * of its own, under the console's policy; null when the console was not built. The page is the same
+ * for every reader: it asks for a key itself, so nothing secret is ever in it. Read once.
+ */
+export function consolePage(name: string, root = defaultConsoleRoot): ((reply: FastifyReply) => FastifyReply) | null {
+  const file = path.join(root, `${name}.html`);
+  if (!existsSync(file)) return null;
+  const html = readFileSync(file, 'utf8');
+  return (reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', contentSecurityPolicy)
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'no-cache')
+      .send(html);
 }
 
 export async function consoleRoutes(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {
