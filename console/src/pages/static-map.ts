@@ -4,7 +4,7 @@
  */
 
 import { Marker as MapMarker, type GeoJSONSource, type Map as MapLibreMap } from 'maplibre-gl';
-import { gatedError, type ApiKey } from '../api.js';
+import { apiBase, gatedError, type ApiKey } from '../api.js';
 import { copyButton, debounce, field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { createMap, listMaps, mapStyle, type MapSummary } from '../map-view.js';
@@ -76,7 +76,7 @@ export function renderStaticMap(main: HTMLElement): () => void {
   let started = 0;
   const update = debounce(() => {
     if (!alive || !key || !chosen) return;
-    const url = staticUrl(location.origin, {
+    const url = staticUrl(apiBase(), {
       mapId: chosen.id,
       key: key.token,
       view: view(),
