@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
@@ -36,6 +36,8 @@ import { QuotaMeter } from './keys/quota.js';
 import { platformMigrations } from './platform/migrations.js';
 import { consoleBuilt, consoleRoutes } from './platform/console.js';
 import { landingRoute } from './platform/landing.js';
+import { apiReferencePageRoutes } from './platform/api-reference-page.js';
+import { viewerRoutes } from './maps/serve/viewer-routes.js';
 import { progressToLog, type Progress } from './platform/progress.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
@@ -240,8 +242,21 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log, metrics);
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
-  await publicApp.register(consoleRoutes);
+  // The console is served where key management is (it signs in with it); with admin.port, its
+  // page calls the public listener, whose address it learns from /console/settings.json.
+  let publicListenerUrl: string | null = null;
+  const publicApiOrigin = (request: FastifyRequest): string | null => {
+    if (config.publicUrl !== null) return config.publicUrl.replace(/\/+$/, '');
+    if (publicListenerUrl === null) return null;
+    // The public listener's port under the name the admin listener was reached by.
+    const listener = new URL(publicListenerUrl);
+    return `${listener.protocol}//${request.hostname}:${listener.port}`;
+  };
+  await publicApp.register(consoleRoutes, { page: separateAdmin ? 'admin' : 'here' });
+  if (separateAdmin) await adminApp.register(consoleRoutes, { page: 'here', apiOrigin: publicApiOrigin });
   await publicApp.register(landingRoute);
+  await publicApp.register(viewerRoutes);
+  await publicApp.register(apiReferencePageRoutes);
   await adminApp.register(keyManagementRoutes, {
     accounts: meridian.accounts,
     keys: meridian.keys,
@@ -266,6 +281,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     metrics,
     async listen() {
       const publicUrl = await publicApp.listen({ port: config.port, host: config.host });
+      publicListenerUrl = publicUrl;
       const adminUrl = separateAdmin
         ? await adminApp.listen({ port: config.admin.port!, host: config.admin.host })
         : publicUrl;
@@ -274,7 +290,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       const origin = config.publicUrl?.replace(/\/$/, '') ?? publicUrl;
       publicApp.log.info(
         {
-          console: consoleBuilt() ? `${origin}/console/` : 'not built (npm run build)',
+          // The console is where key management is: the admin listener's when it has its own.
+          console: !consoleBuilt() ? 'not built (npm run build)' : separateAdmin ? `${adminUrl}/console/` : `${origin}/console/`,
+          catalog: consoleBuilt() ? `${origin}/` : 'not built (npm run build)',
           admin: separateAdmin ? adminUrl : 'on the public listener',
           metrics: !metricsServed ? 'off' : separateAdmin ? `${adminUrl}/metrics` : `${origin}/metrics (bearer token)`,
           maps: maps.ids(),
