@@ -5,6 +5,8 @@ import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { projInfo } from './coordinates/proj.js';
 import { coordinatesCaches } from './coordinates/background-cache.js';
+import { Geocoder } from './geocoding/geocoder.js';
+import { geocodingRoutes, geocodingSchemas } from './geocoding/routes.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
@@ -131,7 +133,7 @@ async function checkMasterKey(db: Database, cipher: TokenCipher): Promise<void> 
   }
 }
 
-const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, accountUsageSchema, ...coordinatesSchemas] as unknown as SharedSchema[];
+const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, accountUsageSchema, ...coordinatesSchemas, ...geocodingSchemas] as unknown as SharedSchema[];
 
 export interface ServerOptions {
   logStream?: DestinationStream | undefined;
@@ -144,6 +146,8 @@ export interface Server {
   admin: FastifyInstance;
   gate: KeyGate;
   metrics: Metrics;
+  /** The world place index and its searches (`geocoder.ready` settles once the index is there). */
+  geocoder: Geocoder;
   /** Listens on the configured addresses; resolves to their URLs. */
   listen(): Promise<{ public: string; admin: string }>;
   /** Reads the map definitions again and serves what changed (`serve` calls it on SIGHUP). */
@@ -223,6 +227,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
   await publicApp.register(coordinatesRoutes, { gate, registry, deriver: coordinates, transforms: coordinates, defaults: caches.defaults, exports: caches.exports });
+  const geocoder = new Geocoder(config.dataDir, publicApp.log);
+  await geocoder.started;
+  await publicApp.register(geocodingRoutes, { gate, geocoder });
   const weatherMemory = new CatalogMemory(meridian.weather);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
@@ -279,6 +286,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     admin: adminApp,
     gate,
     metrics,
+    geocoder,
     async listen() {
       const publicUrl = await publicApp.listen({ port: config.port, host: config.host });
       publicListenerUrl = publicUrl;
@@ -327,6 +335,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       const stopping = caches.stop();
       await coordinates.close();
       await stopping;
+      await geocoder.close();
       await maps.close();
     },
   };
