@@ -4,7 +4,7 @@ import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { projInfo } from './coordinates/proj.js';
-import { lazyExports, loadDefaults } from './coordinates/derived-cache.js';
+import { coordinatesCaches } from './coordinates/background-cache.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
@@ -204,15 +204,23 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await gate.start();
   meridian.usage.start();
 
-  const details = { epsg: { value: epsgVersion(), description: 'the EPSG dataset version coordinates answer from (as `X-EPSG-Version`)' } };
   const engine = projInfo();
   publicApp.log.info({ proj: engine.projVersion, epsg: engine.epsgVersion, registry: engine.databasePath }, 'coordinates engine ready');
+  const coordinates = new CoordinatesPool(config.coordinates);
+  metrics.watchWorkerPool('coordinates', () => coordinates.load());
+  const registry = sharedRegistry({ dataDir: config.dataDir, log: publicApp.log });
+  const caches = coordinatesCaches(config.dataDir, registry, coordinates, config.coordinates, publicApp.log);
+  const details = {
+    epsg: { value: epsgVersion(), description: 'the EPSG dataset version coordinates answer from (as `X-EPSG-Version`)' },
+    coordinates_cache: {
+      value: caches.status,
+      description: 'the coordinates cache of default transformations and exports: `current`, `building: N of M CRSs` (built in the background, saved when complete), `built`, `off` (`coordinates.buildCache` false and none saved) or `failed: …`',
+    },
+  };
   const readyTimeoutMs = config.database.readyTimeoutMs;
   await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
-  const coordinates = new CoordinatesPool(config.coordinates);
-  metrics.watchWorkerPool('coordinates', () => coordinates.load());
-  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry({ dataDir: config.dataDir, log: publicApp.log }), deriver: coordinates, transforms: coordinates, defaults: loadDefaults(config.dataDir, publicApp.log), exports: lazyExports(config.dataDir, publicApp.log) });
+  await publicApp.register(coordinatesRoutes, { gate, registry, deriver: coordinates, transforms: coordinates, defaults: caches.defaults, exports: caches.exports });
   const weatherMemory = new CatalogMemory(meridian.weather);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
@@ -298,7 +306,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       stopWatchingDatabase();
       await Promise.all([limiter.close(), managementLimiter.close(), unknownKeyLimiter.close()]);
       await pool.close();
+      const stopping = caches.stop();
       await coordinates.close();
+      await stopping;
       await maps.close();
     },
   };
