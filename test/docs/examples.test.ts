@@ -11,7 +11,9 @@
  * restrictions), `TOKEN` (a service token), `KEY_ID` (another key of the account, which the examples
  * change and delete), `CURSOR` (the cursor of a first page of 20 keys), `ACCOUNT_ID`, `KEYFRAME` (the
  * first keyframe of `temperature-2m:gfs`). Assignments of these names in the docs (`TOKEN=mst_…`) are
- * left out. Its arguments are then sent as curl sends them (the options `-s`, `-o FILE`, `-X`, `-H`,
+ * left out, except one whose value the response shown before it holds (`KEY=Xq3…` after a key shown
+ * with `"token": "Xq3…"`): that takes the real response's field, for the rest of that doc (the
+ * README's `/ping` then uses the key with origin rules it just made). Its arguments are then sent as curl sends them (the options `-s`, `-o FILE`, `-X`, `-H`,
  * `-d`; any other fails: teach it here). URLs outside curl commands get `KEY`, `${KEY}`, `$KEY` or
  * `YOUR_KEY` as the key, and tile templates (`{z}/{x}/{y}`, `{r}`) the tile of the map's centre at
  * its opening zoom (one more in the 256-px pyramid).
@@ -47,7 +49,9 @@ const NOT_RUN: { file: string; contains: string; reason: string }[] = [];
 const docs = allExamples(repoRoot);
 let server: TestServer;
 let base: string;
+/** The variables the examples run with: those made here, and what an example's doc takes from responses. */
 const variables: Record<string, string> = {};
+const made: Record<string, string> = {};
 let maps: { id: string; center: [number, number, number] }[] = [];
 
 before(async () => {
@@ -90,6 +94,7 @@ before(async () => {
     KEYFRAME: temperature.keyframes[0].id,
   });
   assert.ok(page.cursor, 'a cursor for the examples');
+  Object.assign(made, variables);
   maps = ((await (await fetch(`${base}/maps?key=${key.token}`)).json()) as { maps: typeof maps }).maps;
 });
 const scratch = tempDir();
@@ -156,7 +161,9 @@ function curlRequest(args: string[]): Request {
 /** The text with the secrets made here written as their variables, for messages. */
 function redacted(text: string): string {
   let shown = text;
-  for (const name of ['KEY', 'TOKEN'] as const) if (variables[name]) shown = shown.replaceAll(variables[name]!, `$${name}`);
+  for (const name of ['KEY', 'TOKEN'] as const) {
+    for (const value of [variables[name], made[name]]) if (value) shown = shown.replaceAll(value, `$${name}`);
+  }
   return shown;
 }
 
@@ -188,8 +195,10 @@ async function runCurl(example: CurlExample): Promise<void> {
   if (IMAGE_TYPES[extension]) assert.equal(response.type, IMAGE_TYPES[extension], `${request.output}: ${said}`);
   if (example.shown !== undefined && !example.piped) {
     assert.match(response.type, /json/, said);
-    const difference = differenceFromShown(JSON.parse(response.body.toString('utf8')), example.shown);
+    const body = JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
+    const difference = differenceFromShown(body, example.shown);
     assert.equal(difference, null, `the response differs from the one shown: ${difference}\n${said}`);
+    for (const { name, field } of example.captures) variables[name] = String(body[field]);
   }
 }
 
@@ -226,6 +235,8 @@ const notRun = (file: string, text: string) => NOT_RUN.find((entry) => entry.fil
 
 for (const { file, examples } of docs) {
   describe(file, () => {
+    // What a doc's examples take from responses (`KEY=Xq3…`) holds for the rest of that doc only.
+    before(() => Object.assign(variables, made));
     for (const example of examples) {
       const text = example.kind === 'curl' ? example.command : example.url;
       const name = `line ${example.line}: ${text.replace(/\\\n\s*/g, '').slice(0, 160)}`;

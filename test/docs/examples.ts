@@ -28,6 +28,11 @@ export interface CurlExample {
   piped: boolean;
   /** The response the doc shows after it (JSON, `…` inside strings for what varies), or undefined. */
   shown?: unknown;
+  /**
+   * Variables the block then takes from that response: `KEY=Xq3…` after a response showing
+   * `"token": "Xq3…"` is the `token` of the response.
+   */
+  captures: { name: string; field: string }[];
 }
 
 export interface UrlExample {
@@ -83,6 +88,7 @@ export function examplesOf(file: string, text: string): Example[] {
       command: trimmed,
       assignments: [...assignments],
       piped: trimmed.replace(QUOTED, '').includes('|'),
+      captures: [],
     };
     // The response shown: the comment lines right after it, when they hold JSON.
     const comments: string[] = [];
@@ -97,6 +103,16 @@ export function examplesOf(file: string, text: string): Example[] {
     }
     examples.push(example);
   }
+  // Assignments of a value the response shown holds (`KEY=Xq3…`) take it from the real response.
+  for (const example of examples) {
+    if (example.kind !== 'curl' || example.shown === null || typeof example.shown !== 'object' || example.piped) continue;
+    const shown = Object.entries(example.shown).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].endsWith('…'));
+    for (const { name, line } of assignmentsAfter(lines, example)) {
+      const value = line.slice(name.length + 1).replace(/\s+#.*$/, '').trim();
+      const field = shown.find(([, placeholder]) => placeholder === value)?.[0];
+      if (field) example.captures.push({ name, field });
+    }
+  }
   lines.forEach((line, i) => {
     if (curlLines.has(i)) return;
     for (const match of line.matchAll(URL_PATTERN)) {
@@ -104,6 +120,16 @@ export function examplesOf(file: string, text: string): Example[] {
     }
   });
   return examples.sort((a, b) => a.line - b.line);
+}
+
+/** The `NAME=value` lines of the block after a command, up to the next command. */
+function assignmentsAfter(lines: string[], example: CurlExample): CurlExample['assignments'] {
+  const assignments: CurlExample['assignments'] = [];
+  for (let k = example.line - 1 + example.command.split('\n').length; k < lines.length && !/^\s*(```|curl\s)/.test(lines[k]!); k++) {
+    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(lines[k]!.trim());
+    if (assignment) assignments.push({ name: assignment[1]!, line: lines[k]!.trim() });
+  }
+  return assignments;
 }
 
 /** The map ids that URLs and paths of the text name, with the line of each. */

@@ -13,6 +13,7 @@ const page = [
   "  -d '{\"description\": \"Website\"}'",
   '# {"id": "…", "description": "Website",',
   '#  "origins": []}',
+  'KEY_ID=…   # its id',
   'curl -o route.webp "http://127.0.0.1:8080/api/maps/world/static/auto/600x400.webp?key=$KEY\\',
   '&path=stroke:red|width:3|2.35,48.85|13.4,52.52"',
   '# a comment, not a response',
@@ -26,7 +27,7 @@ const page = [
   'For 512-px tiles use `/maps/streets/{z}/{x}/{y}.png`; the code is in src/maps/static/.',
 ].join('\n');
 
-test('curl commands with their continuation lines, assignments, pipes and the response shown; the other URLs', () => {
+test('curl commands with their continuation lines, assignments, pipes, the response shown and what is taken from it; the other URLs', () => {
   const examples = examplesOf('page.md', page);
   assert.deepEqual(
     examples.map((example) => [example.line, example.kind === 'curl' ? example.command : example.url]),
@@ -34,9 +35,9 @@ test('curl commands with their continuation lines, assignments, pipes and the re
       [1, 'http://127.0.0.1:8080'],
       [1, 'http://127.0.0.1:8080/console/'],
       [6, 'curl -s -X POST http://127.0.0.1:8080/v1/api_keys -H "$AUTH" \\\n  -d \'{"description": "Website"}\''],
-      [10, 'curl -o route.webp "http://127.0.0.1:8080/api/maps/world/static/auto/600x400.webp?key=$KEY\\\n&path=stroke:red|width:3|2.35,48.85|13.4,52.52"'],
-      [13, 'curl -s "http://127.0.0.1:8080/weather/latest.json?key=$KEY" \\\n  | jq \'.variables[0]\''],
-      [18, 'http://127.0.0.1:8080/maps/west-oakland/256/{z}/{x}/{y}{r}.png?key=YOUR_KEY'],
+      [11, 'curl -o route.webp "http://127.0.0.1:8080/api/maps/world/static/auto/600x400.webp?key=$KEY\\\n&path=stroke:red|width:3|2.35,48.85|13.4,52.52"'],
+      [14, 'curl -s "http://127.0.0.1:8080/weather/latest.json?key=$KEY" \\\n  | jq \'.variables[0]\''],
+      [19, 'http://127.0.0.1:8080/maps/west-oakland/256/{z}/{x}/{y}{r}.png?key=YOUR_KEY'],
     ],
   );
   const [, , create, route, catalog] = examples as [unknown, unknown, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
@@ -46,6 +47,9 @@ test('curl commands with their continuation lines, assignments, pipes and the re
   ]);
   assert.deepEqual(create.shown, { id: '…', description: 'Website', origins: [] });
   assert.equal(create.piped, false);
+  // KEY_ID=… after a response showing "id": "…" takes the real response's id.
+  assert.deepEqual(create.captures, [{ name: 'KEY_ID', field: 'id' }]);
+  assert.deepEqual(route.captures, []);
   // A | inside quotes is no pipe; a comment that is not JSON shows no response.
   assert.equal(route.piped, false);
   assert.equal(route.shown, undefined);
@@ -58,9 +62,9 @@ test('a response shown that is not JSON is an error naming the line', () => {
 
 test('the maps that URLs and paths name, not folders of the source', () => {
   assert.deepEqual(mapsNamed(page), [
-    { id: 'world', line: 10 },
-    { id: 'west-oakland', line: 18 },
-    { id: 'streets', line: 20 },
+    { id: 'world', line: 11 },
+    { id: 'west-oakland', line: 19 },
+    { id: 'streets', line: 21 },
   ]);
 });
 
