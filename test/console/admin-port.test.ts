@@ -99,3 +99,12 @@ test('the console on the admin listener signs in, lists keys and draws maps and 
   await page.screenshot({ path: path.join(artifacts, 'admin-port-static.png') });
   assert.deepEqual(pageErrors, []);
 });
+
+test('the catalog on the public listener, where key management is not, says to paste a key when a service token is given', async () => {
+  await page.goto(`${urls.public}/`);
+  await page.fill('input[name=service-token]', serviceToken);
+  await page.locator('form.key-signin button').click();
+  await page.locator('.key-form .message.error', { hasText: 'admin.port' }).waitFor();
+  assert.match(await page.locator('.key-form .message.error').innerText(), /paste an API key instead/);
+  assert.deepEqual(pageErrors, []);
+});

@@ -219,6 +219,22 @@ step('a viewer of a map the server does not have says so; a viewer opened with a
   assert.match(state.sprite, /\/maps\/kirchberg-light\//);
 });
 
+step('/ with a service token: the account’s keys to pick from, the token not kept; Forget key asks again', async () => {
+  await page.goto(`${origin}/`);
+  await page.locator('button[name=forget-key]').click();
+  await page.locator('input[name=service-token]').waitFor();
+  await page.fill('input[name=service-token]', serviceToken);
+  await page.locator('form.key-signin button').click();
+  await page.locator('select[name=account-key]').waitFor();
+  assert.equal(await page.inputValue('input[name=service-token]'), '', 'the token is cleared');
+  await page.getByRole('button', { name: 'Use this key' }).last().click();
+  await page.locator('.map-card').nth(listed.length - 1).waitFor();
+  const stored = (await page.evaluate('JSON.stringify(Object.entries(sessionStorage))')) as string;
+  assert.ok(stored.includes(key), 'the chosen key is kept in the tab');
+  assert.ok(!stored.includes(serviceToken), 'the service token is not kept');
+  assert.ok(!(await page.content()).includes(serviceToken));
+});
+
 step('the API reference is a readable page of this server’s OpenAPI document, linked from /', async () => {
   await page.goto(`${origin}/`);
   await page.locator('nav a[href="/api-reference/"]').click();
