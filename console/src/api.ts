@@ -67,10 +67,30 @@ export async function manage<T>(method: 'GET' | 'POST' | 'DELETE', path: string,
   return (await response.json()) as T;
 }
 
-/** The URL of a gated endpoint with its key (and other query parameters). */
+/**
+ * The origin of the public API: this page's, unless the server says otherwise (the console served
+ * on the admin listener, `admin.port`, calls the public listener: /console/settings.json).
+ */
+let apiOrigin = '';
+
+export function apiBase(): string {
+  return apiOrigin || location.origin;
+}
+
+/** Reads where the public API is; a server without the settings (an older one) means this origin. */
+export async function loadApiSettings(): Promise<void> {
+  try {
+    const response = await fetch('/console/settings.json', { credentials: 'omit' });
+    if (response.ok) apiOrigin = ((await response.json()) as { api: string | null }).api ?? '';
+  } catch {
+    // Same origin, as before the settings existed.
+  }
+}
+
+/** The URL of a gated endpoint with its key (and other query parameters), on the public API. */
 export function gatedUrl(path: string, key: string, query: Record<string, string | number | boolean> = {}): string {
   const params = new URLSearchParams({ ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), key });
-  return `${path}?${params}`;
+  return `${apiOrigin}${path}?${params}`;
 }
 
 /** A GET of a gated JSON endpoint. A refused key is an error of the page, not of the session. */

@@ -1,6 +1,7 @@
 /** The console's shell: header, navigation and hash routing to one page module per route. */
 
 import './style.css';
+import { loadApiSettings } from './api.js';
 import { h, fill } from './dom.js';
 import { renderCoordinates } from './pages/coordinates.js';
 import { renderKeys } from './pages/keys.js';
@@ -58,4 +59,4 @@ function route(): void {
 }
 
 window.addEventListener('hashchange', route);
-route();
+void loadApiSettings().then(route);

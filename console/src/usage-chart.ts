@@ -17,6 +17,7 @@ export const areaColors: Record<string, string> = {
   maps: '#1d4ed8',
   weather: '#0d9488',
   coordinates: '#d97706',
+  geocoding: '#db2777',
   keys: '#7c3aed',
   unknown: '#94a3b8',
 };

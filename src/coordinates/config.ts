@@ -18,6 +18,12 @@ export const coordinatesSettings = section({
     description: 'threads where PROJ runs transforms and computes search results not cached yet, each with its own PROJ engine (about 55 MB each)',
   }),
   queue: Type.Integer({ minimum: 0, default: 32, description: 'transforms and searches that may wait for a thread before 503' }),
+  buildCache: Type.Boolean({
+    default: true,
+    env: 'MERIDIAN_COORDINATES_BUILD_CACHE',
+    description:
+      'when the data directory has no current coordinates cache, the server builds it in the background on the coordinates pool (about 5 minutes of CPU, at low priority and only while no request waits) and saves it; searches compute what they need meanwhile',
+  }),
   timeoutMs: Type.Integer({
     minimum: 100,
     maximum: 600000,

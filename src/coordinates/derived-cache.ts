@@ -172,19 +172,6 @@ export interface CacheLog {
   warn(details: object, message: string): void;
 }
 
-/** The cache of this installation for the server: its defaults, or none (logged) when it cannot be used. */
-export function loadDefaults(dataDir: string, log: CacheLog): DefaultTransformations {
-  const file = derivedCachePath(dataDir);
-  const started = performance.now();
-  const read = readDerivedCache(file);
-  if ('problem' in read) {
-    log.warn({ file, problem: read.problem }, 'coordinates cache not used: default transformations are computed on first use; `meridian coordinates build-cache` builds it');
-    return new Map();
-  }
-  log.info({ file, crs: read.defaults.size, ms: Math.round(performance.now() - started) }, 'coordinates cache loaded');
-  return read.defaults;
-}
-
 /** Writes the cache file atomically (a reader sees the old file or the new one). */
 export function writeDerivedCache(file: string, defaults: DefaultTransformations, key: DerivedCacheKey = currentKey()): void {
   const rows = [...defaults].sort(([a], [b]) => a - b).map(([code, best]) => (best ? [code, best.code, best.steps, best.name, best.accuracy] : [code]));
@@ -193,6 +180,15 @@ export function writeDerivedCache(file: string, defaults: DefaultTransformations
 
 /** CRSs a task asks for at a time: a few seconds of PROJ, so progress moves and a stuck CRS costs little. */
 const CHUNK = 20;
+
+export interface ComputeOptions {
+  /** Where the results go as they come (a serving instance's searches read them meanwhile); new maps by default. */
+  into?: { defaults: Map<number, DefaultTransformation | null>; exports: Map<number, Exports> };
+  /** CRSs a task asks for at a time (20 by default). */
+  chunk?: number;
+  /** Stops the work before its next task: what was computed is returned, incomplete. */
+  signal?: AbortSignal;
+}
 
 /**
  * Computes the default transformation of every CRS of `codes` with `derive` (the coordinates
@@ -206,19 +202,20 @@ export async function computeDefaults(
   derive: (task: DeriveTask) => Promise<Derived>,
   parallel: number,
   progress: Progress,
+  { into, chunk: chunkSize = CHUNK, signal }: ComputeOptions = {},
 ): Promise<{ defaults: Map<number, DefaultTransformation | null>; exports: Map<number, Exports>; leftOut: number[] }> {
-  const defaults = new Map<number, DefaultTransformation | null>();
-  const exports = new Map<number, Exports>();
+  const defaults = into?.defaults ?? new Map<number, DefaultTransformation | null>();
+  const exports = into?.exports ?? new Map<number, Exports>();
   const done = (code: number) => defaults.has(code) && exports.has(code);
   /** CRSs with both: a chunk holds only CRSs without, so each is counted once, when its chunk completes it. */
   let finished = 0;
   const failures = new Map<number, number>();
   const leftOut: number[] = [];
   const queue: number[][] = [];
-  for (let start = 0; start < codes.length; start += CHUNK) queue.push(codes.slice(start, start + CHUNK));
+  for (let start = 0; start < codes.length; start += chunkSize) queue.push(codes.slice(start, start + chunkSize));
   progress.phase('Default transformations and exports of the EPSG CRSs', codes.length);
   const worker = async () => {
-    for (let chunk = queue.shift(); chunk; chunk = queue.shift()) {
+    for (let chunk = queue.shift(); chunk && !signal?.aborted; chunk = queue.shift()) {
       try {
         const derived = await derive({
           crs: chunk.map((code) => ({ code, defaultTransformation: !defaults.has(code), exports: !exports.has(code), bound: [] })),

@@ -12,7 +12,7 @@ export interface UsageRow {
 }
 
 /** The areas of the API whose gated requests are counted apart (`keys` is `/ping`). */
-export const usageAreas = ['maps', 'weather', 'coordinates', 'keys'] as const;
+export const usageAreas = ['maps', 'weather', 'coordinates', 'geocoding', 'keys'] as const;
 export type UsageArea = (typeof usageAreas)[number];
 
 /** Requests of one key on one UTC day in one area. */

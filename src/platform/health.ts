@@ -3,7 +3,8 @@ import { within, type Database } from './storage/database.js';
 
 /** A fact an area reports in `/ready` (such as the EPSG dataset version), with what it means. */
 export interface ReadyDetail {
-  value: string;
+  /** The value, or how to read it at each request (a build's progress). */
+  value: string | (() => string);
   description: string;
 }
 
@@ -49,7 +50,7 @@ export async function healthRoutes(
   app: FastifyInstance,
   options: { db: Database; details: Record<string, ReadyDetail>; readyTimeoutMs: number },
 ): Promise<void> {
-  const values = Object.fromEntries(Object.entries(options.details).map(([name, detail]) => [name, detail.value]));
+  const values = () => Object.fromEntries(Object.entries(options.details).map(([name, { value }]) => [name, typeof value === 'function' ? value() : value]));
   app.get(
     '/health',
     { schema: { summary: 'Liveness', tags: ['platform'], response: { 200: liveSchema } } },
@@ -68,7 +69,7 @@ export async function healthRoutes(
     async (request, reply) => {
       try {
         await within(options.db.query('SELECT 1'), options.readyTimeoutMs, '/ready');
-        return { status: 'ok', database: options.db.kind, ...values };
+        return { status: 'ok', database: options.db.kind, ...values() };
       } catch (error) {
         // Load balancers ask every few seconds: the outage itself is logged once, by the server.
         request.log.debug({ err: error }, 'storage not reachable');

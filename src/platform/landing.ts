@@ -1,11 +1,15 @@
 /**
- * `/`: a small HTML page for whoever opens the server's address in a browser, linking to what a
- * first visit needs (the console, the OpenAPI document, health) instead of a JSON 404. It is the
- * same for everyone and says nothing about the instance's data, so it needs no key. Hidden from
- * the OpenAPI document, as the console and `/openapi.json` are: it is no API operation.
+ * `/`: the catalog of maps (console/catalog.html, built with the console: each map with its
+ * thumbnail, name, area, formats and a link to its viewer), linking to the console, the API
+ * reference and health. The page the server sends is the same for everyone and says nothing about
+ * the instance's data: it asks the reader for an API key (kept in the tab's sessionStorage) and
+ * lists the maps with it, as `/maps` needs one. When the console was not built, a small static page
+ * says so and links the rest. Hidden from the OpenAPI document, as the console and `/openapi.json`
+ * are: it is no API operation.
  */
 
 import type { FastifyInstance } from 'fastify';
+import { consolePage } from './console.js';
 
 const page = `<!doctype html>
 <html lang="en">
@@ -24,8 +28,8 @@ code { background: #eef1f4; padding: 0 0.25rem; border-radius: 3px; }
 <h1>Meridian</h1>
 <p>A self-hosted mapping platform: API keys, static and interactive maps, weather tiles, coordinates.</p>
 <ul>
-<li><a href="/console/">Console</a>: sign in with a service token to manage keys and try every API.</li>
-<li><a href="/openapi.json">OpenAPI document</a> of this server; the API reference and the operations guide are <code>docs/api.md</code> and <code>docs/operations.md</code> in the Meridian distribution.</li>
+<li>The list of maps and their viewers are part of the web console's build, which is missing: run <code>npm run build</code>.</li>
+<li><a href="/api-reference/">API reference</a> and the <a href="/openapi.json">OpenAPI document</a> of this server.</li>
 <li><a href="/health">Health</a> and <a href="/ready">readiness</a>.</li>
 </ul>
 <p>API calls carry a key: <code>?key=&lt;API key&gt;</code>.</p>
@@ -36,8 +40,10 @@ code { background: #eef1f4; padding: 0 0.25rem; border-radius: 3px; }
 /** Inline styles only: no scripts, no framing, nothing loaded from elsewhere. */
 const contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-export async function landingRoute(app: FastifyInstance): Promise<void> {
+export async function landingRoute(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {
+  const catalog = consolePage('catalog', options.root);
   app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    catalog ? catalog(reply) :
     reply
       .type('text/html; charset=utf-8')
       .header('content-security-policy', contentSecurityPolicy)

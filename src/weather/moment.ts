@@ -9,12 +9,15 @@ import path from 'node:path';
 import { ApiError, NotFoundError } from '../platform/errors.js';
 import type { KeyframeRow } from './catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
+import { weatherCredit } from './credit.js';
 
 export interface WeatherMoment {
   variableId: string;
   name: string;
   unit: string;
   decoding: { channels: 'r' | 'rg'; min: number; max: number };
+  /** Who an image of it credits (credit.ts), from the attribution the catalog records. */
+  attribution: string;
   maxzoom: number;
   /** Absolute paths of the archives of the keyframes before and after the time (the same one on a keyframe). */
   archives: [string, string];
@@ -23,7 +26,7 @@ export interface WeatherMoment {
 }
 
 interface Layer {
-  metadata: { maxzoom: number; weather_variable: { name: string; unit: string; decoding: WeatherMoment['decoding'] } };
+  metadata: { maxzoom: number; weather_variable: { name: string; unit: string; attribution: string; decoding: WeatherMoment['decoding'] } };
 }
 
 export async function weatherMoment(memory: CatalogMemory, directory: string, variable: string, time: Date | null): Promise<WeatherMoment> {
@@ -36,12 +39,13 @@ export async function weatherMoment(memory: CatalogMemory, directory: string, va
   const keyframes = rows.filter((row) => row.variable_id === matching[0]);
   const { before, after, t } = around(keyframes, time);
   const layer = before.layer as unknown as Layer;
-  const { name, unit, decoding } = layer.metadata.weather_variable;
+  const { name, unit, attribution, decoding } = layer.metadata.weather_variable;
   return {
     variableId: before.variable_id,
     name,
     unit,
     decoding,
+    attribution: weatherCredit(attribution),
     maxzoom: layer.metadata.maxzoom,
     archives: [path.join(directory, before.archive), path.join(directory, after.archive)],
     t,

@@ -8,6 +8,7 @@ import { progressToLog, silentProgress, type Progress } from '../platform/progre
 import { ecmwfLayout, ecmwfModels } from './ecmwf-layout.js';
 import { downloadRun, FetchError, latestAvailableRun, type FetchOptions, type ForecastLayout } from './fetch.js';
 import { gfsLayout } from './gfs-layout.js';
+import { PROVIDER_ATTRIBUTIONS } from './credit.js';
 import { ingestFiles, type IngestPreparer, type IngestReport } from './ingest.js';
 import { defaultVariables, type VariableDefinition } from './variables.js';
 
@@ -49,12 +50,8 @@ export interface Provider {
   attribution: string;
 }
 
-const attributions: Record<FetchModel, string> = {
-  // The hosted service's own attribution for its GFS layers.
-  gfs: 'GFS',
-  ifs: 'ECMWF IFS open data, CC-BY-4.0',
-  'aifs-single': 'ECMWF AIFS Single open data, CC-BY-4.0',
-};
+// The hosted service's own attribution for its GFS layers; images credit the sources in full (credit.ts).
+const attributions: Record<FetchModel, string> = PROVIDER_ATTRIBUTIONS;
 
 /**
  * The provider of a model as configured. `variables` (base ids) picks among the configured and

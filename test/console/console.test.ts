@@ -59,7 +59,10 @@ before(async () => {
   }
   mkdirSync(artifacts, { recursive: true });
 
-  server = await startTestServer(testConfig({ maps: { definitions: { test: { style: style as never, maxzoom: 12 } } } }));
+  // `test` covers the world (a GeoJSON source claims it); `test-sea` is the same style recorded, as
+  // `maps add` records an archive's, with its data and opening view out at sea.
+  const definitions = { test: { style: style as never, maxzoom: 12 }, 'test-sea': { style: style as never, maxzoom: 12, bounds: [55, -45, 65, -35], center: [60, -40, 5] } };
+  server = await startTestServer(testConfig({ maps: { definitions: definitions as never } }));
   origin = (await server.server.listen()).public;
   const { meridian } = server;
   serviceToken = (await newAccount(meridian, 'console')).auth.slice('Token '.length);
@@ -260,6 +263,29 @@ step('static maps: the view and a clicked marker make a static URL whose image l
   await shot('static');
 });
 
+/** Longitude and latitude of the static URL's centre form. */
+async function staticCenter(): Promise<[string, number, number]> {
+  const match = /\/api\/maps\/([^/]+)\/static\/(-?[\d.]+),(-?[\d.]+),[\d.]+\//.exec(await page.inputValue('input[name=static-url]'));
+  return match ? [match[1]!, Number(match[2]), Number(match[3])] : ['', NaN, NaN];
+}
+
+step('static maps: picking a map moves the frame to where its data is', async () => {
+  await page.goto('about:blank');
+  await page.goto(`${origin}/console/#/static`);
+  await page.locator('#builder-map[data-ready=true]').waitFor();
+  const key = (await server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: `Token ${serviceToken}` } })).json().items[0].token as string;
+  const maps = (await server.server.public.inject({ method: 'GET', url: `/maps?key=${key}`, headers: { origin } })).json().maps as { id: string; center: number[] }[];
+  for (const id of ['test-sea', 'test']) {
+    const [lon, lat] = maps.find((m) => m.id === id)!.center as [number, number];
+    await page.selectOption('select[name=map]', id);
+    await until(async () => {
+      const [shown, x, y] = await staticCenter();
+      return shown === id && Math.abs(x - lon) < 1e-3 && Math.abs(y - lat) < 1e-3;
+    }, `the frame on ${id}'s centre ${lon},${lat} (the URL says ${(await staticCenter()).join(',')})`);
+    await page.locator('#static-image[data-state=loaded]').waitFor();
+  }
+});
+
 step('weather: the value under the cursor is interpolated between the two keyframes around the chosen time', async () => {
   await page.goto(`${origin}/console/#/weather`);
   await page.locator('#weather-map[data-ready=true]').waitFor();
@@ -282,6 +308,47 @@ step('weather: the value under the cursor is interpolated between the two keyfra
   await page.selectOption('select[name=variable]', 'wind-10m:gfs');
   await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 30);
   await page.locator('#weather-value', { hasText: /m\/s from \d+°/ }).waitFor();
+});
+
+step('weather: a variable whose tiles are loading says so, instead of the previous variable’s time, legend and value', async () => {
+  await page.goto('about:blank');
+  // The weather tiles wait until the test lets them through (then come from the server as they are).
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const tiles = /\/tiles\/[^/]+\/\d+\/\d+\/\d+\.(png|webp)/;
+  await page.route(tiles, async (route) => {
+    await held;
+    await route.continue();
+  });
+  try {
+    await page.goto(`${origin}/console/#/weather`);
+    await page.locator('#weather-map[data-ready=true]').waitFor();
+    await page.locator('#weather-loading', { hasText: 'Loading' }).waitFor();
+    release();
+    await page.locator('#weather-loading').waitFor({ state: 'hidden' });
+    await page.locator('.legend-ticks span').first().waitFor();
+    const firstLegend = await page.locator('.legend-slot').innerText();
+    await page.unroute(tiles);
+    let releaseNext!: () => void;
+    const heldNext = new Promise<void>((resolve) => (releaseNext = resolve));
+    await page.route(tiles, async (route) => {
+      await heldNext;
+      await route.continue();
+    });
+    await page.selectOption('select[name=variable]', 'temperature-2m:synthetic');
+    const name = (await page.locator('select[name=variable] option:checked').innerText()).replace(/ \(.*$/, '');
+    await page.locator('#weather-loading', { hasText: `Loading ${name}…` }).waitFor();
+    assert.equal(await page.locator('.legend-slot').innerText(), '', `no legend while loading (it was ${firstLegend})`);
+    // The time is the new variable's (the synthetic run's first keyframe), not the one shown before.
+    assert.equal(await page.locator('#weather-time').innerText(), '2026-11-22 00:00 UTC');
+    assert.equal(await page.locator('#weather-value').innerText(), `Loading ${name}…`);
+    releaseNext();
+    await page.locator('#weather-loading').waitFor({ state: 'hidden' });
+    await page.locator('.legend-slot', { hasText: '°C' }).waitFor();
+  } finally {
+    release();
+    await page.unroute(tiles);
+  }
 });
 
 step('weather: the sample run with the most keyframes is shown first and plays; legend labels never overlap', async () => {
@@ -469,6 +536,29 @@ step('usage: per key a chart of requests per day by area, its total, last use, l
   assert.equal(await row.locator('td.limits').innerText(), '5/s, burst 10; 100 a month\n6 of 100 used this month');
   assert.match(await page.locator(`.usage-keys tr[data-key-id="${idle.id}"] td.limits`).innerText(), /^server's rate limit; no quota\n0 this month$/);
   await shot('usage');
+});
+
+step('static maps with an account that has no key: the page says to create one, and shows no empty map nor broken image', async () => {
+  const empty = (await newAccount(server.meridian, 'no keys')).auth.slice('Token '.length);
+  await page.goto(`${origin}/console/#/keys`);
+  await page.evaluate('sessionStorage.clear()');
+  await page.goto('about:blank');
+  await page.goto(`${origin}/console/#/signin`);
+  await page.fill('input[name=token]', empty);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/#\/keys/);
+  await page.goto(`${origin}/console/#/static`);
+  await page.locator('.no-key', { hasText: 'this account has none yet' }).waitFor();
+  assert.equal(await page.locator('.no-key a[href="#/keys"]').count(), 1);
+  assert.equal(await page.locator('#builder-map').isVisible(), false, 'no empty map');
+  assert.equal(await page.locator('#static-image').isVisible(), false, 'no broken image');
+  assert.equal(await page.locator('input[name=static-url]').isVisible(), false, 'no URL without a key');
+  await shot('static-no-key');
+  // Back to the account the other steps use.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.fill('input[name=token]', serviceToken);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/#\/keys/);
 });
 
 test('the pages raised no script errors and no Content Security Policy violations', () => {

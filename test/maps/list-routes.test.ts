@@ -64,3 +64,26 @@ test('GET /maps is behind the key gate', async () => {
   assert.equal(response.statusCode, 403);
   assert.equal(response.json().errors[0].message, 'Key is missing, invalid or restricted');
 });
+
+test('a thumbnail is drawn once per map revision and format and then served from memory; other images of the map are not kept', async () => {
+  const { maps } = (await server.server.public.inject({ url: `/maps?key=${key}`, headers: { host: 'maps.test' } })).json() as { maps: { id: string; thumbnail: string }[] };
+  const url = new URL(maps.find((m) => m.id === 'zeta')!.thumbnail);
+  const first = await server.server.public.inject({ url: url.pathname + url.search });
+  assert.equal(first.statusCode, 200, first.body);
+  assert.equal(first.headers['x-cache'], 'miss');
+  const again = await server.server.public.inject({ url: url.pathname + url.search });
+  assert.equal(again.headers['x-cache'], 'hit');
+  assert.deepEqual(again.rawPayload, first.rawPayload);
+  // The same image as the static API draws it when it is not a thumbnail (another query: drawn anew).
+  const drawn = await server.server.public.inject({ url: `${url.pathname}${url.search}&padding=0.1` });
+  assert.equal(drawn.headers['x-cache'], undefined);
+  assert.deepEqual(drawn.rawPayload, first.rawPayload);
+  // Another format is another thumbnail; another size, or @2x, no thumbnail at all.
+  const webp = await server.server.public.inject({ url: url.pathname.replace(/\.png$/, '.webp') + url.search });
+  assert.equal(webp.headers['x-cache'], 'miss');
+  for (const other of [url.pathname.replace('256x192', '256x193'), url.pathname.replace('256x192.png', '256x192@2x.png')]) {
+    const response = await server.server.public.inject({ url: other + url.search });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers['x-cache'], undefined, other);
+  }
+});

@@ -4,7 +4,7 @@
  */
 
 import { Marker as MapMarker, type GeoJSONSource, type Map as MapLibreMap } from 'maplibre-gl';
-import { gatedError, type ApiKey } from '../api.js';
+import { apiBase, gatedError, type ApiKey } from '../api.js';
 import { copyButton, debounce, field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { createMap, listMaps, mapStyle, type MapSummary } from '../map-view.js';
@@ -17,6 +17,8 @@ export function renderStaticMap(main: HTMLElement): () => void {
   let key: ApiKey | null = null;
   let maps: MapSummary[] = [];
   let chosen: MapSummary | null = null;
+  /** The map the frame shows, if any. */
+  let shownMap: string | null = null;
   let map: MapLibreMap | null = null;
   const markers: Marker[] = [];
   const markerPins: MapMarker[] = [];
@@ -74,7 +76,7 @@ export function renderStaticMap(main: HTMLElement): () => void {
   let started = 0;
   const update = debounce(() => {
     if (!alive || !key || !chosen) return;
-    const url = staticUrl(location.origin, {
+    const url = staticUrl(apiBase(), {
       mapId: chosen.id,
       key: key.token,
       view: view(),
@@ -97,6 +99,7 @@ export function renderStaticMap(main: HTMLElement): () => void {
 
   image.addEventListener('load', () => {
     if (image.src !== shownUrl) return;
+    image.hidden = false;
     image.dataset.state = 'loaded';
     imageStatus.textContent = `${image.naturalWidth} × ${image.naturalHeight} px ${format.value.toUpperCase()}, ${Math.round(performance.now() - started)} ms`;
   });
@@ -105,6 +108,8 @@ export function renderStaticMap(main: HTMLElement): () => void {
     const failed = shownUrl;
     const reason = await gatedError(failed);
     if (failed !== shownUrl) return;
+    // The reason in place of the browser's broken-image sign.
+    image.hidden = true;
     image.dataset.state = 'error';
     imageStatus.textContent = `No image: ${reason}`;
   });
@@ -155,7 +160,13 @@ export function renderStaticMap(main: HTMLElement): () => void {
     chosen = maps.find((m) => m.id === id) ?? null;
     if (!chosen || !key) return;
     fill(format, ...chosen.formats.map((f) => h('option', { value: f }, f.toUpperCase())));
-    const previous = map ? { center: map.getCenter().toArray() as [number, number], zoom: map.getZoom() } : { center: [0, 20] as [number, number], zoom: 1 };
+    // Another map opens where its data is (its centre and zoom, as `/maps` gives them); the same map
+    // again (another key) keeps the reader's view.
+    const previous =
+      map && shownMap === chosen.id
+        ? { center: map.getCenter().toArray() as [number, number], zoom: map.getZoom() }
+        : { center: [chosen.center[0]!, chosen.center[1]!] as [number, number], zoom: chosen.center[2]! };
+    shownMap = chosen.id;
     const { style, problem } = await mapStyle(chosen.id, key.token);
     if (!alive) return;
     if (problem) mapNotice.notice(problem);
@@ -233,10 +244,25 @@ export function renderStaticMap(main: HTMLElement): () => void {
     imagePane,
   );
   const urlRow = h('div', { class: 'card url-row' }, field('Static URL', urlBox), copyButton(() => urlBox.value, 'Copy URL'), openLink);
-  main.append(h('h1', {}, 'Static maps'), message.element, builder, urlRow);
+  // Nothing that needs a key shows before one is chosen: an account without keys sees what to do
+  // (the picker's notice, and the line below) rather than an empty frame and a broken image.
+  mapPane.hidden = imagePane.hidden = urlRow.hidden = true;
+  const noKey = h(
+    'p',
+    { class: 'message notice no-key', role: 'status', hidden: true },
+    'Static images are asked for with an API key, and this account has none yet: ',
+    h('a', { href: '#/keys' }, 'create a key'),
+    ', then come back to this page.',
+  );
+  main.append(h('h1', {}, 'Static maps'), message.element, noKey, builder, urlRow);
   resize();
   keyPicker((k) => void useKey(k))
-    .then((picker) => alive && fill(keySlot, picker))
+    .then((picker) => {
+      if (!alive) return;
+      fill(keySlot, picker);
+      // The picker is a notice instead of a select when the account has no key.
+      noKey.hidden = picker.classList.contains('key-picker');
+    })
     .catch((error: Error) => message.error(error.message));
 
   return () => {

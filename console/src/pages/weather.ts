@@ -68,6 +68,9 @@ export function renderWeather(main: HTMLElement): () => void {
   const opacity = h('input', { type: 'range', name: 'opacity', min: 0, max: 1, step: 0.05, value: 0.8, oninput: () => map?.getLayer('weather') && map.setPaintProperty('weather', 'raster-opacity', Number(opacity.value)) });
   const details = h('div', { class: 'variable-details muted' });
   const legendSlot = h('div', { class: 'legend-slot' });
+  /** While a variable's tiles load: its name, in place of the labels of the variable shown before. */
+  const loading = h('p', { class: 'message notice weather-loading', id: 'weather-loading', role: 'status', hidden: true });
+  let loadingTicket = 0;
   const readout = h('div', { class: 'readout', id: 'weather-value' }, 'Move the cursor over the map');
   const mapBox = h('div', { class: 'map-box weather-map', id: 'weather-map' });
 
@@ -116,13 +119,33 @@ export function renderWeather(main: HTMLElement): () => void {
       details,
       `${entry.keyframes.length} keyframe${entry.keyframes.length === 1 ? '' : 's'} · run of ${utc(Date.parse(v.release_timestamp))} · ${v.attribution} · encoded ${v.decoding.min}..${v.decoding.max} ${v.unit}`,
     );
-    const shownLegend = legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${v.unit} (speed)` : v.unit);
-    fill(legendSlot, shownLegend);
-    thinLegendLabels(shownLegend);
-    readout.textContent = 'Move the cursor over the map';
+    // Until the new variable's tiles are drawn, the page says it is loading rather than keeping the
+    // time, legend and value of the variable shown before.
+    const ticket = ++loadingTicket;
+    loading.textContent = `Loading ${v.name}…`;
+    loading.hidden = false;
+    mapBox.dataset.loading = v.variable_id;
+    fill(legendSlot);
+    timeLabel.textContent = '';
+    between.textContent = '';
+    readout.textContent = `Loading ${v.name}…`;
+    delete readout.dataset.value;
+    const loaded = () => {
+      if (ticket !== loadingTicket || !alive || entry?.metadata.weather_variable.variable_id !== v.variable_id) return;
+      loading.hidden = true;
+      delete mapBox.dataset.loading;
+      if (readout.dataset.value === undefined) readout.textContent = 'Move the cursor over the map';
+      const shownLegend = legend(rampOf(v.variable_id, v.decoding.min, v.decoding.max), v.decoding.channels === 'rg' ? `${v.unit} (speed)` : v.unit);
+      fill(legendSlot, shownLegend);
+      thinLegendLabels(shownLegend);
+    };
     showArea(entry);
     // `loaded()` is false while the new view's tiles load: the style is what the layer needs.
-    if (map?.isStyleLoaded()) showMoment();
+    if (map?.isStyleLoaded()) {
+      showMoment();
+      // `idle`: every tile of the view, the new variable's included, is drawn.
+      map.once('idle', loaded);
+    }
   }
 
   /** Frames the variable's grid: a regional run (the southern Africa sample) fills the map rather than a corner of the world. */
@@ -175,7 +198,6 @@ export function renderWeather(main: HTMLElement): () => void {
     current.on('load', () => {
       mapBox.dataset.ready = 'true';
       chooseVariable();
-      showMoment();
     });
     current.on('mousemove', (event) => void readValue(event.lngLat.wrap().lng, event.lngLat.lat));
     current.on('mouseout', () => (readout.textContent = 'Move the cursor over the map'));
@@ -193,6 +215,7 @@ export function renderWeather(main: HTMLElement): () => void {
         { class: 'card controls' },
         keySlot,
         field('Variable', variable),
+        loading,
         details,
         h('div', { class: 'row time-row' }, field('Time', slider), play),
         timeLabel,

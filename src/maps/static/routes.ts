@@ -14,6 +14,8 @@ import type { StaticWeather } from './weather-layer.js';
 import { rampOf } from '../../platform/weather-ramps.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
+import { Lru } from '../../platform/lru.js';
+import { THUMBNAIL } from '../serve/links.js';
 
 export interface StaticMapRouteOptions {
   gate: KeyGate;
@@ -24,6 +26,30 @@ export interface StaticMapRouteOptions {
   maxAgeSeconds: number;
   /** The weather moment a `weather=` request draws (the weather area's, wired by the composition). */
   weather: (variable: string, time: Date | null) => Promise<Omit<StaticWeather, 'ramp' | 'legend'>>;
+}
+
+/**
+ * Thumbnails (the image `/maps` links for each map, shown by the catalog at `/`) are kept in memory,
+ * by map, revision and format: a catalog opened by many readers draws each once per revision. At
+ * most this many, and this many bytes (a 256x192 thumbnail is a few tens of kilobytes).
+ */
+const THUMBNAILS_KEPT = 512;
+const THUMBNAIL_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Whether a request is a map's thumbnail as `/maps` links it: the map's bounds at the thumbnail's
+ * size, at 1x, with nothing but the key in the query (the attribution's default filled in by the schema).
+ */
+function isThumbnail(request: StaticRequest, query: Query, map: LoadedMap): boolean {
+  const { viewport } = request;
+  return (
+    request.kind === 'bounds' &&
+    request.bounds!.every((value, i) => value === map.bounds[i]) &&
+    viewport.width === THUMBNAIL.width &&
+    viewport.height === THUMBNAIL.height &&
+    viewport.pixelRatio === 1 &&
+    Object.entries(query).every(([name, value]) => name === 'key' || (name === 'attribution' && value === 'bottomright'))
+  );
 }
 
 /** `Cache-Control: max-age` of images with weather: that of `/weather/latest.json`. */
@@ -100,6 +126,29 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     throw new ApiError(`Missing image size and format after the area: ${IMAGE_FORM}`);
   });
 
+  const thumbnailBytes = new Lru<string, Uint8Array>(THUMBNAILS_KEPT, { maxWeight: THUMBNAIL_BYTES, weigh: (bytes) => bytes.byteLength });
+  /** Thumbnails being drawn: one per map, revision and format at most. */
+  const thumbnails = new Map<string, Promise<Uint8Array>>();
+  /** A thumbnail from memory, or drawn once however many ask for it meanwhile. */
+  const thumbnail = async (map: LoadedMap, format: StaticRequest['format'], draw: () => Promise<Uint8Array>): Promise<{ bytes: Uint8Array; hit: boolean }> => {
+    const id = `${map.id}\0${map.revision}\0${format}`;
+    const kept = thumbnailBytes.get(id);
+    if (kept) return { bytes: kept, hit: true };
+    let drawing = thumbnails.get(id);
+    if (!drawing) {
+      drawing = draw();
+      thumbnails.set(id, drawing);
+      drawing.then(
+        (bytes) => {
+          thumbnails.delete(id);
+          thumbnailBytes.set(id, bytes);
+        },
+        () => thumbnails.delete(id),
+      );
+    }
+    return { bytes: await drawing, hit: false };
+  };
+
   app.get(
     '/api/maps/:mapId/static/:area/:image',
     route('Static map image by centre and zoom ({lon},{lat},{zoom}), bounds ({minx},{miny},{maxx},{maxy}) or auto', text('lon,lat,zoom | minx,miny,maxx,maxy | auto')),
@@ -111,7 +160,13 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
       const viewport = withinMapZooms(parsed, map);
       const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
       const weather = parsed.weather ? await staticWeather(options, parsed.weather) : undefined;
-      const bytes = await options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language, weather });
+      const render = () => options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language, weather });
+      if (isThumbnail(parsed, request.query, map)) {
+        const { bytes, hit } = await thumbnail(map, parsed.format, render);
+        reply.header('x-cache', hit ? 'hit' : 'miss');
+        return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
+      }
+      const bytes = await render();
       // A weather image changes with the next run, as the catalog does: cached as long as the catalog.
       return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], weather ? WEATHER_MAX_AGE_SECONDS : options.maxAgeSeconds);
     },

@@ -1,12 +1,12 @@
 /**
  * One static image from start to finish: the weather layer if asked for, the map drawn by the
- * renderer with it under the labels, then the overlays (paths, markers, legend, attribution) in CSS
- * pixels on top, then the encoding. Used by the render workers and by
- * `meridian render`; everything it needs arrives in the job, so it runs the same in both.
+ * renderer with it under the labels, then the overlays (paths, markers, legend, attribution: the
+ * map's, and the weather source's when there is weather) in CSS pixels on top, then the encoding.
+ * Used by the render workers and by `meridian render`; everything it needs arrives in the job, so it runs the same in both.
  */
 
 import { loadImage, type Canvas, type Image } from '@napi-rs/canvas';
-import { drawAttribution } from './draw/attribution.js';
+import { attributionText, drawAttribution } from './draw/attribution.js';
 import { frameOf } from './draw/frame.js';
 import { drawMarkers } from './draw/markers.js';
 import { drawPaths } from './draw/paths.js';
@@ -77,7 +77,7 @@ export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, sig
   drawPaths(ctx, frame, job.paths);
   drawMarkers(ctx, frame, job.markers, await decodeIcons(job.icons));
   if (job.weather) drawLegend(ctx, frame, job.weather, job.attribution);
-  drawAttribution(ctx, frame, map.attribution, job.attribution);
+  drawAttribution(ctx, frame, attributionText(map.attribution, job.weather?.attribution), job.attribution);
   signal?.throwIfAborted();
   return encodeImage(canvas, job.format);
 }

@@ -3,7 +3,8 @@
  * tiles, each tile over the pixels of its own square, into one image laid over the map.
  */
 
-import type { LoadedRasterTile, LoadedSource, RenderContext } from '../paint/context.js';
+import type { LoadedSource, RenderContext } from '../paint/context.js';
+import type { LoadedRasterTile } from '../tile/raster.js';
 import { viewDems, type Dem, type DemEncoding } from '../tile/dem.js';
 import { tileRect, visibleTileClip, type PixelRect } from '../view/projection.js';
 

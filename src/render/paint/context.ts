@@ -6,17 +6,12 @@
 
 import type { Canvas, SKRSContext2D } from '@napi-rs/canvas';
 import type { StylePropertyExpression } from '@maplibre/maplibre-gl-style-spec';
-import type { RasterTile, TileSource } from '../source/source.js';
+import type { TileSource } from '../source/source.js';
 import type { ImageSet } from '../sprite/sprite.js';
 import type { PixelRect, ViewTransform } from '../view/projection.js';
 import type { CompiledStyle } from '../style/style.js';
-import type { CoveredTile } from '../view/tile-cover.js';
+import type { LoadedRasterTile } from '../tile/raster.js';
 import type { VectorTileView } from '../tile/vector.js';
-
-export interface LoadedRasterTile {
-  readonly cover: CoveredTile;
-  readonly tile: RasterTile;
-}
 
 /** The tiles of one source covering the view, in drawing order; missing tiles are left out. */
 export interface LoadedSource {

@@ -6,7 +6,7 @@
  */
 
 import type { RasterTile } from '../source/source.js';
-import type { LoadedRasterTile } from '../paint/context.js';
+import type { LoadedRasterTile } from './raster.js';
 
 export type DemEncoding = 'terrarium' | 'mapbox';
 

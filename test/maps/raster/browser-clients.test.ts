@@ -68,9 +68,10 @@ interface View {
 
 /** A recipe pointed at this test's Meridian, key, map and view, and at the local copies of leaflet and ol. */
 function localise(html: string, meridian: string, key: string, view: View): string {
-  let page = replaceOnce(html, 'https://maps.example.com', meridian);
+  // The recipes name the quick start's server and its street map west-oakland.
+  let page = replaceOnce(html, 'http://127.0.0.1:8080', meridian.replace(/\/$/, ''));
   page = replaceOnce(page, 'YOUR_KEY', encodeURIComponent(key));
-  page = replaceOnce(page, '/maps/streets/', `/maps/${view.mapId}/`);
+  page = replaceOnce(page, '/maps/west-oakland/', `/maps/${view.mapId}/`);
   if (page.includes('L.map(')) {
     page = page.replaceAll('https://unpkg.com/leaflet@1.9.4/dist/', '/leaflet/');
     page = replaceOnce(page, /setView\(\[[-\d., ]+\], \d+\)/, `setView([${view.lat}, ${view.lon}], ${view.zoom})`);
@@ -85,7 +86,7 @@ function localise(html: string, meridian: string, key: string, view: View): stri
 const leafletPage = () => recipe('#### Leaflet', 'html');
 /** The Leaflet recipe over the 512-px tiles, as the guide's text after it says. */
 function leaflet512Page(): string {
-  const page = replaceOnce(leafletPage(), '/maps/streets/256/{z}/', '/maps/streets/{z}/');
+  const page = replaceOnce(leafletPage(), '/maps/west-oakland/256/{z}/', '/maps/west-oakland/{z}/');
   return replaceOnce(page, 'tileSize: 256,', 'tileSize: 512,\n    zoomOffset: -1,');
 }
 /** The OpenLayers recipe over the 512-px tiles. */
@@ -289,7 +290,7 @@ describe('Leaflet: L.tileLayer over /maps/{mapId}/256/{z}/{x}/{y}.png', () => {
   });
 
   test('512-px tiles with zoomOffset -1: Leaflet zoom 4 draws tiles of zoom 3, the static image at zoom 3', { timeout: 600_000 }, async () => {
-    assert.match(readFileSync(guide, 'utf8'), /`\/maps\/streets\/\{z\}\/\{x\}\/\{y\}\{r\}\.png` with `tileSize: 512, zoomOffset: -1`/);
+    assert.match(readFileSync(guide, 'utf8'), /`\/maps\/west-oakland\/\{z\}\/\{x\}\/\{y\}\{r\}\.png` with `tileSize: 512, zoomOffset: -1`/);
     const loaded = await load('leaflet-512-world-z4', leaflet512Page(), snapped('world', oaklandLon, oaklandLat, 4));
     assertLoaded('leaflet-512-world-z4', loaded, /^\/maps\/world\/3\/\d+\/\d+\.png$/);
   });

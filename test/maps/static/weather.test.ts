@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { colorLookup, rampOf } from '../../../src/platform/weather-ramps.js';
+import { attributionText } from '../../../src/maps/static/draw/attribution.js';
+import { weatherCredit } from '../../../src/weather/credit.js';
 import { buildKeyframe } from '../../../src/weather/tileset.js';
 import { defaultVariables } from '../../../src/weather/variables.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
@@ -14,7 +16,8 @@ import { globalField } from '../../weather/fields.js';
  * image pixel the tile pixel under its centre at the view's zoom, colours it with the console's own
  * ramp lookup (src/platform/weather-ramps.ts, which the console imports) and lays it, at the
  * console's default opacity 0.8, over the same map drawn without weather. Tolerance: 1 in each
- * channel (the PNG round trip is lossless; 1 leaves room for the ramp's rounding), on every pixel.
+ * channel (the PNG round trip is lossless; 1 leaves room for the ramp's rounding), on every pixel
+ * (those images leave the attribution out: with weather it credits the source, tested apart).
  */
 
 /** A map without labels: a blue sea and a green square around 0,0. */
@@ -40,7 +43,20 @@ let key: string;
 const keyframes = new Map<string, string[]>();
 
 before(async () => {
-  server = await startTestServer(testConfig({ maps: { definitions: { plain: { style: style as never, maxzoom: 12, attribution: '' } } } }));
+  const map = (attribution: string) => ({ style: style as never, maxzoom: 12, attribution });
+  server = await startTestServer(
+    testConfig({
+      maps: {
+        definitions: {
+          plain: map(''),
+          credited: map('Test map'),
+          // What `credited` with weather should show, written out: the box widths must match.
+          'credited-gfs': map('Test map | NOAA GFS'),
+          'credited-ifs': map('Test map | © ECMWF IFS, CC BY 4.0'),
+        },
+      },
+    }),
+  );
   const { accountId } = await newAccount(server.meridian);
   key = (await server.meridian.keys.create(accountId, {})).token;
 });
@@ -140,13 +156,13 @@ describe('with two keyframes of temperature and precipitation', () => {
     ['precipitation-1h:gfs', '2026-11-22T02:15:00+00:00', 0.75, [10, -10], 0.7, 1],
   ] as const) {
     test(`${variableId} at ${time}, zoom ${zoom}${ratio === 2 ? ' @2x' : ''}: the console's colours of the interpolated tiles over the map`, async () => {
-      const image = await pixels(`/api/maps/plain/static/${center.join(',')},${zoom}/240x160${ratio === 2 ? '@2x' : ''}.png?weather=${variableId}&time=${encodeURIComponent(time)}`);
+      const image = await pixels(`/api/maps/plain/static/${center.join(',')},${zoom}/240x160${ratio === 2 ? '@2x' : ''}.png?weather=${variableId}&time=${encodeURIComponent(time)}&attribution=false`);
       assertClose(image, await expected(variableId, t, [...center], zoom, 240, 160, ratio), `${variableId} ${time}`);
     });
   }
 
   test('without time, the run\'s first keyframe; a time on a keyframe is that keyframe', async () => {
-    const url = '/api/maps/plain/static/0,0,1/120x80.png?weather=temperature-2m:gfs';
+    const url = '/api/maps/plain/static/0,0,1/120x80.png?weather=temperature-2m:gfs&attribution=false';
     assertClose(await pixels(url), await expected('temperature-2m:gfs', 0, [0, 0], 1, 120, 80, 1), 'no time');
     const first = await pixels(`${url}&time=2026-11-22T00:00:00Z`);
     assertClose(await pixels(url), first, 'the first keyframe');
@@ -184,5 +200,63 @@ describe('with two keyframes of temperature and precipitation', () => {
       assert.equal(response.statusCode, 400, query);
       assert.match(response.json().errors[0].message, message, query);
     }
+  });
+});
+
+describe('the attribution credits the weather source beside the map', () => {
+  before(async () => {
+    // An ECMWF IFS run beside the GFS one, with the attribution `meridian weather fetch --model ifs` records.
+    const keyframe = await buildKeyframe(server.meridian.weatherDirectory, globalField(1, (lon: number) => lon / 10), {
+      variable: temperature,
+      model: 'ifs',
+      attribution: 'ECMWF IFS open data, CC-BY-4.0',
+      referenceTime: reference,
+      validTime: reference,
+      maxZoom: 1,
+      format: 'png',
+    });
+    await server.meridian.weather.publish('ifs', reference, [keyframe], 1);
+  });
+
+  test('the text: NOAA for GFS, ECMWF and CC BY 4.0 for its open data, other labels as recorded', () => {
+    assert.equal(weatherCredit('GFS'), 'NOAA GFS');
+    assert.equal(weatherCredit('ECMWF IFS open data, CC-BY-4.0'), '© ECMWF IFS, CC BY 4.0');
+    assert.equal(weatherCredit('ECMWF AIFS Single open data, CC-BY-4.0'), '© ECMWF AIFS Single, CC BY 4.0');
+    assert.equal(weatherCredit('NCEP'), 'NCEP');
+    assert.equal(attributionText('© OpenStreetMap contributors', 'NOAA GFS'), '© OpenStreetMap contributors | NOAA GFS');
+    assert.equal(attributionText('', 'NOAA GFS'), 'NOAA GFS');
+    assert.equal(attributionText('Data: NOAA GFS', 'NOAA GFS'), 'Data: NOAA GFS');
+    assert.equal(attributionText('© Natural Earth', undefined), '© Natural Earth');
+  });
+
+  /** The width in CSS px of the attribution box in the bottom-right corner: what differs from the same image without it. */
+  async function boxWidth(url: string): Promise<number> {
+    const withBox = await pixels(`${url}&attribution=bottomright`);
+    const without = await pixels(`${url}&attribution=false`);
+    let left = withBox.width;
+    for (let j = withBox.height - 17; j < withBox.height; j++) {
+      for (let i = 0; i < withBox.width; i++) {
+        const at = (j * withBox.width + i) * 4;
+        if ([0, 1, 2].some((c) => withBox.data[at + c] !== without.data[at + c])) left = Math.min(left, i);
+      }
+    }
+    for (let j = 0; j < withBox.height - 17; j++) {
+      for (let i = 0; i < withBox.width; i++) {
+        const at = (j * withBox.width + i) * 4;
+        assert.ok([0, 1, 2].every((c) => withBox.data[at + c] === without.data[at + c]), `${url}: pixel ${i},${j} above the box changed`);
+      }
+    }
+    return withBox.width - left;
+  }
+
+  test('images with weather draw the map\'s attribution and the source\'s, as wide as that text', async () => {
+    const view = '0,0,1/400x120.png';
+    const alone = await boxWidth(`/api/maps/credited/static/${view}?padding=0.1`);
+    const gfs = await boxWidth(`/api/maps/credited/static/${view}?weather=temperature-2m:gfs`);
+    const ifs = await boxWidth(`/api/maps/credited/static/${view}?weather=temperature-2m:ifs`);
+    assert.ok(alone > 20, `the map's own box is ${alone} px wide`);
+    assert.ok(gfs > alone, `with GFS weather the box is ${gfs} px wide, without weather ${alone}`);
+    assert.equal(gfs, await boxWidth(`/api/maps/credited-gfs/static/${view}?padding=0.1`), 'the box of "Test map | NOAA GFS"');
+    assert.equal(ifs, await boxWidth(`/api/maps/credited-ifs/static/${view}?padding=0.1`), 'the box of "Test map | © ECMWF IFS, CC BY 4.0"');
   });
 });

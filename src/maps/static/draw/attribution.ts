@@ -1,6 +1,7 @@
 /**
- * The attribution box: the map's attribution text on a light box in the chosen corner, in the
- * default sans-serif font at 11 CSS px. Text too long for the image is cut with an ellipsis.
+ * The attribution box: the map's attribution text, and the weather source's credit when the image
+ * shows weather, on a light box in the chosen corner, in the default sans-serif font at 11 CSS px.
+ * Text too long for the image is cut with an ellipsis.
  */
 
 import type { SKRSContext2D } from '@napi-rs/canvas';
@@ -14,6 +15,17 @@ export type Attribution = (typeof ATTRIBUTIONS)[number];
 const fontSize = 11;
 const paddingX = 5;
 const height = 17;
+
+/**
+ * The text of the box: the map's attribution, then the credit of the weather drawn on it (unless the
+ * map's text names it already), separated by ` | ` as MapLibre's attribution control separates sources.
+ */
+export function attributionText(mapAttribution: string, weatherCredit?: string): string {
+  const parts = [mapAttribution.trim()];
+  const credit = weatherCredit?.trim() ?? '';
+  if (credit !== '' && !parts[0]!.toLowerCase().includes(credit.toLowerCase())) parts.push(credit);
+  return parts.filter((part) => part !== '').join(' | ');
+}
 
 export function drawAttribution(ctx: SKRSContext2D, frame: Frame, text: string, corner: Attribution): void {
   if (corner === 'false' || text.trim() === '') return;

@@ -1,0 +1,97 @@
+/**
+ * The geocoder of one instance: the world place index, read from its cache file at start-up or,
+ * when there is none (the first start on a data directory, or data that changed), built on a
+ * worker thread while the server serves everything else; geocoding requests answer 503 with
+ * `Retry-After` until it is there. Searches run on the serving thread: a warm forward search takes
+ * well under a millisecond to a few (see the guide's measurements), less than handing it to a thread.
+ */
+
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../platform/errors.js';
+import { WorkerPool } from '../platform/worker-pool.js';
+import type { FeatureCollection } from './features.js';
+import { forward } from './forward.js';
+import { readIndexCache, worldIndexPath } from './index-cache.js';
+import type { BuildTask } from './index-worker.js';
+import { parseOptions, parsePosition, queryWords, type GeocodingQuery } from './parameters.js';
+import type { PlaceIndex } from './place-index.js';
+import { reverse } from './reverse.js';
+
+/** A build that takes longer than this (minutes on a machine busy with other work) is given up and logged. */
+const BUILD_TIMEOUT_MS = 600_000;
+export const INDEX_BUILDING = 'The geocoding index is being built (seconds after the first start on a data directory); try again after Retry-After';
+
+export class Geocoder {
+  private index: PlaceIndex | null = null;
+  private knownCountries = new Set<string>();
+  private readonly pool = new WorkerPool<BuildTask, { ms: number; bytes: number }>({
+    filename: new URL('./index-worker.js', import.meta.url),
+    threads: 1,
+    queue: 0,
+    timeoutMs: BUILD_TIMEOUT_MS,
+    tasks: 'geocoding index builds',
+  });
+  private readonly file: string;
+  private closed = false;
+  /** Settles when the cache file has been read, or found missing or stale. */
+  readonly started: Promise<void>;
+  /** Settles when the index is there (or its build failed: logged, and requests answer 503). */
+  readonly ready: Promise<void>;
+
+  constructor(dataDir: string, private readonly log: FastifyBaseLogger) {
+    this.file = worldIndexPath(dataDir);
+    const read = this.read();
+    this.started = read.then(() => {});
+    this.ready = read.then((found) => (found ? undefined : this.build()));
+  }
+
+  private async read(): Promise<boolean> {
+    const started = performance.now();
+    const read = await readIndexCache(this.file);
+    if ('problem' in read) {
+      this.log.info({ file: this.file, problem: read.problem }, 'geocoding index: building it on a worker thread');
+      return false;
+    }
+    this.use(read.index);
+    this.log.info({ file: this.file, places: read.index.kind.length, ms: Math.round(performance.now() - started) }, 'geocoding index loaded from its cache');
+    return true;
+  }
+
+  private async build(): Promise<void> {
+    try {
+      const built = await this.pool.run({ file: this.file }, 'The geocoding index was not built');
+      if (this.closed) return;
+      const started = performance.now();
+      const read = await readIndexCache(this.file);
+      if ('problem' in read) throw new Error(`the index just built cannot be read: ${read.problem}`);
+      this.use(read.index);
+      this.log.info({ file: this.file, places: read.index.kind.length, buildMs: built.ms, bytes: built.bytes, readMs: Math.round(performance.now() - started) }, 'geocoding index built');
+    } catch (error) {
+      if (!this.closed) this.log.error({ err: error }, 'geocoding index could not be built: geocoding answers 503');
+    }
+  }
+
+  private use(index: PlaceIndex): void {
+    this.index = index;
+    this.knownCountries = new Set(index.countries.map((country) => country.code));
+  }
+
+  private current(): PlaceIndex {
+    if (!this.index) throw new ApiError(INDEX_BUILDING, 'unavailable', { 'retry-after': '5' });
+    return this.index;
+  }
+
+  /** Forward (`text` is a name) or reverse (`text` is `longitude,latitude`) geocoding. */
+  search(text: string, query: GeocodingQuery, acceptLanguage: string | undefined): FeatureCollection {
+    const position = parsePosition(text);
+    const words = position ? null : queryWords(text);
+    const index = this.current();
+    const options = parseOptions(query, acceptLanguage, (code) => this.knownCountries.has(code));
+    return position ? reverse(index, position[0], position[1], options) : forward(index, words!, options);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.pool.close();
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Text as the geocoder compares it, so that a name is found however it is typed: lower case,
+ * accents and other marks dropped (`Zürich` → `zurich`, `São Paulo` → `sao paulo`), letters that
+ * decomposition leaves alone spelled out (`ß` → `ss`, `æ` → `ae`, `ø` → `o`, `ł` → `l`), and
+ * everything that is neither a letter nor a digit a word break (`Saint-Étienne` → `saint etienne`,
+ * `St.` → `st`). Apostrophes join (`L'Aquila` → `laquila`, `'s-Hertogenbosch` → `s hertogenbosch`)
+ * since people type them or not. Scripts without case or marks (`東京`, `Москва`) pass through.
+ */
+
+const SPELLED: Record<string, string> = {
+  ß: 'ss',
+  ẞ: 'ss',
+  æ: 'ae',
+  Æ: 'ae',
+  œ: 'oe',
+  Œ: 'oe',
+  ø: 'o',
+  Ø: 'o',
+  ł: 'l',
+  Ł: 'l',
+  đ: 'd',
+  Đ: 'd',
+  ð: 'd',
+  Ð: 'd',
+  þ: 'th',
+  Þ: 'th',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'h',
+};
+const SPELLED_PATTERN = new RegExp(`[${Object.keys(SPELLED).join('')}]`, 'gu');
+const MARKS = /\p{M}+/gu;
+const APOSTROPHES = /['’ʼ`´]/gu;
+const BREAKS = /[^\p{L}\p{N}]+/gu;
+
+/** The folded text: lower case, no marks, words separated by one space, no space at either end. */
+export function fold(text: string): string {
+  return text
+    .replace(SPELLED_PATTERN, (letter) => SPELLED[letter]!)
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(APOSTROPHES, '')
+    .replace(BREAKS, ' ')
+    .trim();
+}
+
+/** The folded words of a text. */
+export function words(text: string): string[] {
+  const folded = fold(text);
+  return folded === '' ? [] : folded.split(' ');
+}

