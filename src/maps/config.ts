@@ -51,8 +51,8 @@ export const mapsSettings = section({
     shownDefault: 'min(4, CPUs)',
     description: 'render threads',
   }),
-  queue: Type.Integer({ minimum: 0, default: 64, env: 'MERIDIAN_MAPS_QUEUE', description: 'renders that may wait for a thread before 503' }),
-  timeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 15000, env: 'MERIDIAN_MAPS_TIMEOUT_MS', description: 'time limit of one render (503 beyond)' }),
+  queue: Type.Integer({ minimum: 0, default: 64, env: 'MERIDIAN_MAPS_QUEUE', description: 'renders that may wait for a thread before 503 (and only as many as can finish within `timeoutMs`: see [Render admission](#render-admission))' }),
+  timeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 15000, env: 'MERIDIAN_MAPS_TIMEOUT_MS', description: 'time limit of a static image or raster tile render, counted from its admission, waiting included (503 beyond; glyph ranges: from their start on a thread)' }),
   maxAgeSeconds: Type.Integer({ minimum: 0, default: 86400, env: 'MERIDIAN_MAPS_MAX_AGE', description: '`Cache-Control` max-age of images' }),
   icons: section({
     maxBytes: Type.Integer({ minimum: 1, default: 1048576, description: 'largest marker icon' }),

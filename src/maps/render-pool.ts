@@ -1,6 +1,8 @@
 /**
- * The render pool: static images are rendered, and glyph ranges made, in worker threads
- * (platform/worker-pool.ts) so that a large render never stalls the server.
+ * The render pool: static images and metatiles are rendered, and glyph ranges made, in worker
+ * threads (platform/worker-pool.ts) so that a large render never stalls the server. Images and
+ * metatiles are sized by their device pixels, so that the pool admits from the first request on
+ * only what can finish within `maps.timeoutMs` (docs/operations.md, Render admission).
  */
 
 import { randomUUID } from 'node:crypto';
