@@ -7,10 +7,13 @@
  * - `relevance` (0..1, as the API reports it) is the share of the query, weighted by word length,
  *   that the entry matches: a whole word counts 1, a prefix 0.75 to 0.95 by how much of the word
  *   was typed, a typo 0.7 (two: 0.55), a country word 0.9 times its own match.
- * - The ranking adds to it half the entry's importance (population on a log scale; countries 1),
+ * - The ranking adds to it half the entry's importance (population on a log scale; countries 0.8 to 1),
  *   0.15 times the share of the name's words the query matched (`York` before `New York City` for
- *   "york"), 0.05 when the matched name is in a requested language, and with `proximity` up to 0.4
+ *   "york"), 0.05 when the matched name is in a requested language (without one: English, or a GeoNames name), and with `proximity` up to 0.4
  *   for a place near that point (0.2 at 100 km).
+ * - A query whose words match more than 4,000 names (a one- or two-letter prefix alone) is ranked
+ *   among the 300 most important entries of them that pass the filters: the answer to `s` is a country or
+ *   a large city, and checking every name would cost tens of milliseconds.
  */
 
 import { attributionOf, featureOf, type FeatureCollection } from './features.js';
@@ -19,6 +22,9 @@ import { COUNTRY, ENTRY_KINDS, lowerBound, NO_COUNTRY, type PlaceIndex } from '.
 import type { SearchOptions } from './parameters.js';
 
 const WHOLE = 1;
+/** Beyond this many names to look at, candidates are taken in order of importance instead (`SCAN_CANDIDATES` of them). */
+const MANY_POSTINGS = 4_000;
+const SCAN_CANDIDATES = 300;
 const COUNTRY_WORD = 0.9;
 const TYPO = [1, 0.7, 0.55];
 /** Abbreviations people type for words of place names, both ways (`St Petersburg`, `Saint-Étienne`). */
@@ -35,31 +41,52 @@ const SYNONYMS: Record<string, readonly string[]> = {
 };
 
 /** A dictionary word a query word matched, and how well. */
-type Matches = Map<number, number>;
+class Matches {
+  /** Whole words, synonyms and typos, with their quality. */
+  readonly words = new Map<number, number>();
+  /** Words [from, to) of the sorted dictionary start with the typed word (a prefix can match thousands). */
+  from = 0;
+  to = 0;
+  typed = 1;
+
+  constructor(private readonly dictionary: readonly string[]) {}
+
+  get(w: number): number | undefined {
+    const q = this.words.get(w);
+    if (w >= this.from && w < this.to) return Math.max(q ?? 0, prefixQuality(this.typed, this.dictionary[w]!));
+    return q;
+  }
+
+  *keys(): Generator<number> {
+    for (const w of this.words.keys()) if (w < this.from || w >= this.to) yield w;
+    for (let w = this.from; w < this.to; w++) yield w;
+  }
+}
 
 function prefixQuality(typed: number, word: string): number {
-  return 0.75 + 0.2 * Math.min(1, typed / [...word].length);
+  return 0.75 + 0.2 * Math.min(1, typed / word.length);
 }
 
 /** The dictionary words one query word matches. */
 function matchWord(index: PlaceIndex, word: string, asPrefix: boolean, fuzzy: boolean): Matches {
-  const matches: Matches = new Map();
+  const matches = new Matches(index.words);
   const at = lowerBound(index.words, word);
-  if (index.words[at] === word) matches.set(at, WHOLE);
+  if (index.words[at] === word) matches.words.set(at, WHOLE);
   for (const synonym of SYNONYMS[word] ?? []) {
     const w = lowerBound(index.words, synonym);
-    if (index.words[w] === synonym) matches.set(w, WHOLE);
+    if (index.words[w] === synonym) matches.words.set(w, WHOLE);
   }
   if (asPrefix) {
-    const typed = [...word].length;
-    for (let w = index.words[at] === word ? at + 1 : at; w < index.words.length && index.words[w]!.startsWith(word); w++) {
-      matches.set(w, prefixQuality(typed, index.words[w]!));
-    }
+    matches.typed = word.length;
+    matches.from = index.words[at] === word ? at + 1 : at;
+    // The words after `word` that start with it are those before the first one ≥ `word` + the last code unit.
+    matches.to = Math.max(matches.from, lowerBound(index.words, `${word}\uffff`));
   }
-  if (fuzzy) {
+  // A word of the dictionary is taken as spelled: only a word no name has may be a typo.
+  if (fuzzy && index.words[at] !== word) {
     for (const [w, distance] of similarWords(index, word)) {
       const quality = TYPO[distance]!;
-      if ((matches.get(w) ?? 0) < quality) matches.set(w, quality);
+      if ((matches.words.get(w) ?? 0) < quality) matches.words.set(w, quality);
     }
   }
   return matches;
@@ -89,8 +116,9 @@ export function distanceKm(lon1: number, lat1: number, lon2: number, lat2: numbe
   return 12742 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-/** Candidate names are marked with the search's number, so no set is built per search. */
+/** Candidate names, and words matched, are marked with the search's number, so no set is built per search. */
 let marks = new Uint32Array(0);
+let wordMarks = new Uint32Array(0);
 let searchNumber = 0;
 
 export interface Ranked {
@@ -104,21 +132,48 @@ export interface Ranked {
 export function rank(index: PlaceIndex, words: readonly string[], options: SearchOptions): Ranked[] {
   const names = index.nameEntry.length;
   if (marks.length < names) marks = new Uint32Array(names);
+  if (wordMarks.length < index.words.length) wordMarks = new Uint32Array(index.words.length);
   if (++searchNumber === 0xffffffff) {
     marks.fill(0);
+    wordMarks.fill(0);
     searchNumber = 1;
   }
   const last = words.length - 1;
   const matches = words.map((word, i) => matchWord(index, word, options.autocomplete && i === last, options.fuzzyMatch));
   const weights = words.map((word) => Math.max(1, Math.min(8, [...word].length)));
   const totalWeight = weights.reduce((sum, w) => sum + w, 0);
-  const requested = new Set(options.languages.map((language) => index.languages.indexOf(language)).filter((i) => i > 0));
+  // Names in a requested language, or without a request in English or in no particular language (GeoNames' names).
+  const requested = new Set((options.languages.length > 0 ? options.languages : ['', 'en']).map((language) => index.languages.indexOf(language)).filter((i) => i >= 0));
 
   // Candidates: the names of every matched word. A one- or two-letter prefix among longer words
   // would add thousands of names the other words rule out: those come from the other words.
   const candidates: number[] = [];
   const selective = words.length > 1 ? words.map((word, i) => !(i === last && options.autocomplete && [...word].length <= 2)) : [true];
+  let postings = 0;
   matches.forEach((found, i) => {
+    if (selective[i] || !selective.some(Boolean)) for (const w of found.keys()) postings += index.postingStart[w + 1]! - index.postingStart[w]!;
+  });
+  if (postings > MANY_POSTINGS) {
+    // A short prefix alone (`s`, `pa`) matches tens of thousands of names: the first entries in
+    // order of importance that pass the filters and have a matching word are the candidates.
+    for (const found of matches) for (const w of found.keys()) wordMarks[w] = searchNumber;
+    let entries = 0;
+    for (let entry = 0; entry < index.kind.length && entries < SCAN_CANDIDATES; entry++) {
+      if (!admitted(index, entry, options)) continue;
+      const end = entry + 1 < index.kind.length ? index.firstName[entry + 1]! : index.nameEntry.length;
+      let any = false;
+      for (let name = index.firstName[entry]!; name < end; name++) {
+        let hit = false;
+        for (let p = index.nameWordStart[name]!; p < index.nameWordStart[name + 1]! && !hit; p++) hit = wordMarks[index.nameWords[p]!] === searchNumber;
+        if (hit) {
+          candidates.push(name);
+          any = true;
+        }
+      }
+      if (any) entries++;
+    }
+  }
+  else matches.forEach((found, i) => {
     if (!selective[i] && selective.some(Boolean)) return;
     for (const w of found.keys()) {
       for (let p = index.postingStart[w]!; p < index.postingStart[w + 1]!; p++) {

@@ -3,8 +3,8 @@
  * (a letter missing, added, changed, or two letters swapped: `Zruich`, `Wahsington`, `Zuerich`).
  * Candidates are the words sharing enough trigrams with it (an edit changes at most three of a
  * word's trigrams, a swap four), and each is then checked with the restricted Damerau-Levenshtein distance.
- * Words of 4 letters or more may have one edit, of 8 or more two; shorter words none, since nearly
- * every short word is one edit away from another place's name.
+ * Words of 4 letters or more may have one edit, of 8 or more two (keeping half their trigrams);
+ * shorter words none, since nearly every short word is one edit away from another place's name.
  */
 
 import { lowerBound, trigramsOf, type PlaceIndex } from './place-index.js';
@@ -60,8 +60,9 @@ export function similarWords(index: PlaceIndex, word: string): Map<number, numbe
       counts[w]!++;
     }
   }
-  // An edit changes at most three trigrams, a swap of two letters four.
-  const needed = Math.max(1, grams.length - 4 * max);
+  // An edit changes at most three trigrams, a swap of two letters four; two edits must leave at
+  // least half of them (else nearly every long word would be checked).
+  const needed = Math.max(1, grams.length - 4 * max, max === 2 ? Math.ceil(grams.length / 2) : 0);
   for (const w of touched) {
     if (counts[w]! >= needed) {
       const candidate = index.words[w]!;

@@ -205,3 +205,16 @@ test('a country that crosses the antimeridian has a box across it', () => {
   // Switzerland: 5.96..10.49°E, 45.82..47.81°N.
   assert.ok(swiss.bbox!.every((v, i) => Math.abs(v - [5.96, 45.82, 10.49, 47.81][i]!) < 0.1), `${swiss.bbox}`);
 });
+
+test('one or two letters alone: countries and large places that start with them', () => {
+  for (const prefix of ['p', 's', 'z', 'pa', 'ki']) {
+    const result = forward(index, queryWords(prefix), options());
+    assert.equal(result.features.length, 5, prefix);
+    for (const f of result.features) {
+      const large = f.place_type[0] === 'country' || (f.properties.population ?? 0) >= 100_000;
+      assert.ok(large, `${prefix}: ${f.place_name} (${f.properties.population})`);
+    }
+  }
+  // Paris is the largest city whose name starts with "pa".
+  assert.ok(forward(index, queryWords('pa'), options()).features.some((f) => f.text === 'Paris' && f.properties.country_code === 'fr'));
+});
