@@ -21,11 +21,15 @@ import type { Viewport } from '../render/view/viewport.js';
  * 2048x2048@2x image (16.8 million pixels). Measured on the 2-core machine: the world map of the
  * test fixture at 2048x2048@2x took 8-37 ns a pixel on one idle thread, and 17 ns a pixel with both
  * threads busy in a burst; the quick start's streets map at 1024x768@2x, cold, 98 ns at load
- * average 10-16 (README); the burst of issue 31 (world map, 2 threads) came to about 85 ns. A cold
- * thread adds its start (1.3 s idle, up to 4 s loaded), which the figure does not hold: the first
- * runs teach it to the pool.
+ * average 10-16 (README); the burst of issue 31 (world map, 2 threads) came to about 85 ns.
  */
 export const INITIAL_NS_PER_PIXEL = 100;
+/**
+ * A render thread's start before one was timed: the thread, the maps opened, fonts registered, its
+ * first tiles read. Its first 64x64 image took 1.3 s at load average 4, 1.5-2.0 s at 11-13; cold
+ * metatiles in a burst answered after 3.7-6.6 s at load 7-13, with a metatile or two each.
+ */
+export const INITIAL_THREAD_START_MS = 3000;
 /** The initial figure weighs as much as a 2048x2048@2x image's run beside the recent runs. */
 const INITIAL_WEIGHT_PIXELS = 4096 * 4096;
 
@@ -84,7 +88,7 @@ export class RenderPool {
       timeoutMs: config.maps.timeoutMs,
       workerData: { config: { dataDir: config.dataDir, maps: config.maps } satisfies RegistrySettings, cacheReports: this.caches?.name ?? null },
       tasks: 'renders',
-      cost: { unitsOf: pixelsOf, initialMsPerUnit: INITIAL_NS_PER_PIXEL / 1e6, initialUnits: INITIAL_WEIGHT_PIXELS },
+      cost: { unitsOf: pixelsOf, initialMsPerUnit: INITIAL_NS_PER_PIXEL / 1e6, initialUnits: INITIAL_WEIGHT_PIXELS, initialStartMs: INITIAL_THREAD_START_MS },
       ...(metrics ? { onRun: (task: WorkerTask, seconds: number) => metrics.renderTime(task.kind, seconds) } : {}),
     });
     metrics?.watchWorkerPool('render', () => this.pool.load());

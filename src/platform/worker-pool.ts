@@ -6,12 +6,12 @@
  *
  * - A task the pool can size (`cost`: pixels to draw, say) carries an estimate from the first
  *   request on: its units times the pool's cost per unit, learned from its recent runs and, before
- *   any, the owner's conservative initial figure. The line ahead of it drains in the sum of the
- *   estimates of the tasks ahead (what is left of those running) spread over the threads; it is
- *   admitted when that wait and its own estimate fit within the limit. Its limit counts from its
- *   admission: should it still be waiting when its estimate no longer fits in what is left, it
- *   leaves the line with 503, and once on a thread it is stopped at the limit, so that it always
- *   answers within the limit.
+ *   any, the owner's conservative initial figure, plus a thread's start when it starts one. The
+ *   line ahead of it drains in the sum of the estimates of the tasks ahead (what is left of those
+ *   running) spread over the threads; it is admitted when that wait and its own estimate fit within
+ *   the limit. Its limit counts from its admission: should it still be waiting when its estimate
+ *   no longer fits in what is left, it leaves the line with 503, and once on a thread it is stopped
+ *   at the limit, so that it always answers within the limit.
  * - A task without an estimate keeps the rule of count and mean: the tasks ahead drain `threads` at
  *   a time, each taking the mean of the recent unsized runs (0 before any); its limit counts from
  *   when it starts on a thread, so waiting never eats into it.
@@ -38,6 +38,12 @@ export interface TaskCost<Task> {
    * run (a thread starting on a tiny image) does not set the cost of large ones on its own.
    */
   initialUnits: number;
+  /**
+   * Milliseconds a thread takes to start (and the owner's worker to open what its tasks need) before
+   * one was timed: added to the estimate of a task that starts a thread. Then learned, as the mean
+   * of the recent first runs' time beyond their units' cost.
+   */
+  initialStartMs: number;
 }
 
 export interface WorkerPoolOptions<Task = unknown> {
@@ -62,10 +68,16 @@ const retryAfterSeconds = '1';
 export const IDLE_TIMEOUT_MS = 60_000;
 /** Run times the wait estimate averages over (of sized runs and of unsized runs, each). */
 const RECENT_RUNS = 32;
+/** Threads' starts the estimate of a thread's start averages over. */
+const RECENT_STARTS = 8;
 
-/** A task admitted: its size (undefined: unsized), and when it started on a thread (undefined: waiting). */
+/**
+ * A task admitted: its size (undefined: unsized), whether it starts a thread, and when it started
+ * on one (undefined: waiting).
+ */
 interface Admitted {
   units: number | undefined;
+  cold?: boolean;
   started?: number;
 }
 
@@ -75,6 +87,7 @@ export class WorkerPool<Task, Result> {
   private readonly waiting: { task: Admitted; start: () => void }[] = [];
   private readonly recentRunMs: number[] = [];
   private readonly recentSizedRuns: { ms: number; units: number }[] = [];
+  private readonly recentStartMs: number[] = [];
   readonly timeoutMs: number;
 
   constructor(private readonly options: WorkerPoolOptions<Task>) {
@@ -98,12 +111,13 @@ export class WorkerPool<Task, Result> {
     const admitted: Admitted = { units: this.options.cost?.unitsOf(task) };
     const sized = admitted.units !== undefined;
     // A sized task answers within the limit from its admission; an unsized one has the limit on its thread.
-    const deadline = performance.now() + this.timeoutMs;
+    const now = performance.now();
+    const deadline = now + this.timeoutMs;
     if (this.running.size >= threads) {
       const refused = busy(`Too many ${tasks} waiting to finish within ${this.timeoutMs} ms; try again shortly`);
       const own = this.estimateMs(admitted);
       if (sized) {
-        if (this.lineMs() + own > this.timeoutMs) throw refused;
+        if (now + this.lineMs() + own > deadline) throw refused;
       } else {
         // The tasks ahead drain `threads` at a time, each taking about the recent mean.
         const wait = Math.ceil((this.waiting.length + 1) / threads) * own;
@@ -116,13 +130,15 @@ export class WorkerPool<Task, Result> {
           ? setTimeout(() => {
               this.waiting.splice(this.waiting.indexOf(place), 1);
               reject(busy(`Too many ${tasks} waiting: the ${tasks} ahead ran past their estimates, and this one can no longer finish within ${this.timeoutMs} ms; try again shortly`));
-            }, Math.max(0, Math.floor(this.timeoutMs - own)))
+            }, Math.max(0, Math.floor(deadline - own - now)))
           : undefined;
         this.waiting.push(place);
       });
     } else {
       this.running.add(admitted);
     }
+    // Fewer threads than tasks running (this one included): piscina starts one for it.
+    admitted.cold = this.pool.threads.length < this.running.size;
     const started = performance.now();
     admitted.started = started;
     try {
@@ -149,9 +165,10 @@ export class WorkerPool<Task, Result> {
     return { running: this.running.size, waiting: this.waiting.length };
   }
 
-  /** What a task of `units` (undefined: unsized) is expected to take on a thread, in milliseconds. */
-  private estimateMs(task: { units: number | undefined }): number {
-    return task.units === undefined ? this.typicalRunMs() : task.units * this.msPerUnit();
+  /** What a task of `units` (undefined: unsized) is expected to take on a thread, in milliseconds, a thread's start included for a task that starts one. */
+  private estimateMs(task: { units: number | undefined; cold?: boolean }): number {
+    if (task.units === undefined) return this.typicalRunMs();
+    return task.units * this.msPerUnit() + (task.cold ? this.startMs() : 0);
   }
 
   /**
@@ -182,6 +199,12 @@ export class WorkerPool<Task, Result> {
     return ms / units;
   }
 
+  /** A thread's start: the mean of the recent first runs' time beyond their units' cost, or the initial figure. */
+  private startMs(): number {
+    const starts = this.recentStartMs;
+    return starts.length === 0 ? this.options.cost!.initialStartMs : starts.reduce((sum, ms) => sum + ms, 0) / starts.length;
+  }
+
   /** The mean of the recent unsized run times; 0 before any, so that a new pool admits its queue of unsized tasks. */
   private typicalRunMs(): number {
     const runs = this.recentRunMs;
@@ -193,6 +216,10 @@ export class WorkerPool<Task, Result> {
     if (task.units === undefined) {
       this.recentRunMs.push(ms);
       if (this.recentRunMs.length > RECENT_RUNS) this.recentRunMs.shift();
+    } else if (task.cold) {
+      // A thread's first run teaches its start, not the cost per unit.
+      this.recentStartMs.push(Math.max(0, ms - task.units * this.msPerUnit()));
+      if (this.recentStartMs.length > RECENT_STARTS) this.recentStartMs.shift();
     } else {
       this.recentSizedRuns.push({ ms, units: task.units });
       if (this.recentSizedRuns.length > RECENT_RUNS) this.recentSizedRuns.shift();

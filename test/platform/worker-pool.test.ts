@@ -7,7 +7,7 @@ const pool = (options: { threads: number; queue: number; timeoutMs: number; cost
   new WorkerPool<number, number>({ filename: new URL('./sleep-worker.js', import.meta.url), tasks: 'naps', ...options });
 
 /** Naps sized by their milliseconds: a unit is a millisecond of napping, costed at first at `initialMsPerUnit`. */
-const napCost = (initialMsPerUnit: number, initialUnits: number, unitsOf = (ms: number) => ms): TaskCost<number> => ({ unitsOf, initialMsPerUnit, initialUnits });
+const napCost = (initialMsPerUnit: number, initialUnits: number, unitsOf = (ms: number) => ms, initialStartMs = 0): TaskCost<number> => ({ unitsOf, initialMsPerUnit, initialUnits, initialStartMs });
 
 /** Each nap's result, or the message of its refusal, in the order given. */
 const outcomes = (naps: Promise<number>[]) => Promise.all(naps.map((nap) => nap.then(String, (error: Error) => error.message)));
@@ -110,6 +110,19 @@ test('a sized task answers within the limit from its admission: it leaves the li
       'Too many naps waiting: the naps ahead ran past their estimates, and this one can no longer finish within 1500 ms; try again shortly',
     ]);
     assert.deepEqual(order, ['behind', 'long']);
+  } finally {
+    await naps.close();
+  }
+});
+
+test("a task that starts a thread is estimated with the thread's start; on a warm thread without it", async () => {
+  // A 600 ms nap is estimated at 600 ms, and at 2600 on a thread starting: none fits behind that.
+  const naps = pool({ threads: 1, queue: 10, timeoutMs: 3000, cost: napCost(1, 1e9, undefined, 2000) });
+  try {
+    const tooLate = 'Too many naps waiting to finish within 3000 ms; try again shortly';
+    assert.deepEqual(await outcomes([naps.run(600, 'late'), naps.run(600, 'late')]), ['600', tooLate]);
+    // The thread is up (and its start learned as what the first nap took beyond 600 ms): one fits behind another.
+    assert.deepEqual(await outcomes([naps.run(600, 'late'), naps.run(600, 'late')]), ['600', '600']);
   } finally {
     await naps.close();
   }
