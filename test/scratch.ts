@@ -4,7 +4,7 @@
  * importing these does not make a test one that scripts/database-tests.mjs runs on both databases.
  */
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -31,4 +31,21 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** Sends bytes to a local port as they are and returns the raw response once the server closes the connection. */
+export function rawRequest(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let response = '';
+    socket.on('data', (chunk) => (response += chunk.toString('latin1')));
+    socket.on('close', () => resolve(response));
+    socket.on('error', reject);
+  });
+}
+
+/** A raw HTTP/1.1 response's status, header section (lower case) and body. */
+export function parseRaw(response: string): { status: number; headers: string; body: string } {
+  const [head, ...rest] = response.split('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head!)?.[1]), headers: head!.toLowerCase(), body: rest.join('\r\n\r\n') };
 }

@@ -5,8 +5,8 @@
  */
 
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, before, test } from 'node:test';
+import { parseRaw, rawRequest } from '../scratch.js';
 import { newAccount, startTestServer, type TestServer } from '../helpers.js';
 
 let server: TestServer;
@@ -18,21 +18,8 @@ before(async () => {
 });
 after(() => server.close());
 
-/** Sends bytes as they are and returns the raw response. */
-function raw(request: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
-    let response = '';
-    socket.on('data', (chunk) => (response += chunk.toString('latin1')));
-    socket.on('close', () => resolve(response));
-    socket.on('error', reject);
-  });
-}
-
-function parse(response: string): { status: number; headers: string; body: string } {
-  const [head, ...rest] = response.split('\r\n\r\n');
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head!)?.[1]), headers: head!.toLowerCase(), body: rest.join('\r\n\r\n') };
-}
+const raw = (request: string) => rawRequest(port, request);
+const parse = parseRaw;
 
 const secret = 'SECRETKEY123';
 

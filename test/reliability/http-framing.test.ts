@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
+import { parseRaw, rawRequest } from '../scratch.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 
 /** A cap the test reaches on purpose, and a headers time limit it cannot reach by load alone. */
@@ -25,21 +26,8 @@ before(async () => {
 });
 after(() => server.close());
 
-/** Sends bytes as they are and returns the raw response once the server closes the connection. */
-function raw(request: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
-    let response = '';
-    socket.on('data', (chunk) => (response += chunk.toString('latin1')));
-    socket.on('close', () => resolve(response));
-    socket.on('error', reject);
-  });
-}
-
-function parse(response: string): { status: number; headers: string; body: string } {
-  const [head, ...rest] = response.split('\r\n\r\n');
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head!)?.[1]), headers: head!.toLowerCase(), body: rest.join('\r\n\r\n') };
-}
+const raw = (request: string) => rawRequest(port, request);
+const parse = parseRaw;
 
 /** The one message of a documented error body, or a failed assertion. */
 function errorMessage(response: { headers: string; body: string }): string {
