@@ -230,9 +230,10 @@ function withoutUninstantiable(): boolean {
       .filter(([, auth, code]) => !instantiableOrMissingGrid(auth, String(code)))
       .map(([table, auth, code]) => ({ table, auth, code: String(code) }));
     const steps = registryCopy.prepare('DELETE FROM concatenated_operation_step WHERE operation_auth_name = ? AND operation_code = ?');
+    const deletes = new Map(Object.entries(OPERATION_TABLES).map(([view, table]) => [view, registryCopy.prepare(`DELETE FROM ${table} WHERE auth_name = ? AND code = ?`)]));
     registryCopy.transaction(() => {
       for (const { table, auth, code } of pruned!) {
-        registryCopy.prepare(`DELETE FROM ${OPERATION_TABLES[table]} WHERE auth_name = ? AND code = ?`).run(auth, code);
+        deletes.get(table)!.run(auth, code);
         if (table === 'concatenated_operation') steps.run(auth, code);
       }
     })();
