@@ -216,19 +216,23 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   metrics.watchWorkerPool('coordinates', () => coordinates.load());
   const registry = sharedRegistry({ dataDir: config.dataDir, log: publicApp.log });
   const caches = coordinatesCaches(config.dataDir, registry, coordinates, config.coordinates, publicApp.log);
+  const geocoder = new Geocoder(config.dataDir, config.geocoding, publicApp.log);
+  await geocoder.started;
   const details = {
     epsg: { value: epsgVersion(), description: 'the EPSG dataset version coordinates answer from (as `X-EPSG-Version`)' },
     coordinates_cache: {
       value: caches.status,
       description: 'the coordinates cache of default transformations and exports: `current`, `building: N of M CRSs` (built in the background, saved when complete), `built`, `off` (`coordinates.buildCache` false and none saved) or `failed: …`',
     },
+    geocoding_index: {
+      value: () => geocoder.status,
+      description: 'the world place index geocoding searches: `loaded` (from its file), `building` (on a worker thread; geocoding answers 503 meanwhile), `built`, `off` (`geocoding.buildIndex` false and none saved) or `failed: …`',
+    },
   };
   const readyTimeoutMs = config.database.readyTimeoutMs;
   await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
   await publicApp.register(pingRoute, { gate });
   await publicApp.register(coordinatesRoutes, { gate, registry, deriver: coordinates, transforms: coordinates, defaults: caches.defaults, exports: caches.exports });
-  const geocoder = new Geocoder(config.dataDir, publicApp.log);
-  await geocoder.started;
   await publicApp.register(geocodingRoutes, { gate, geocoder });
   const weatherMemory = new CatalogMemory(meridian.weather);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });

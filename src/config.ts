@@ -1,12 +1,13 @@
 /**
  * Everything Meridian can be configured with: the platform's settings and each area's section,
  * each declared once where it is used (platform/config.ts, keys/config.ts, maps/config.ts,
- * weather/config.ts, coordinates/config.ts). Defaults need no file.
+ * weather/config.ts, coordinates/config.ts, geocoding/config.ts). Defaults need no file.
  */
 
 import path from 'node:path';
 import type { Static } from '@sinclair/typebox';
 import { coordinatesSettings } from './coordinates/config.js';
+import { geocodingSettings } from './geocoding/config.js';
 import { keysSettings } from './keys/config.js';
 import { mapsSettings } from './maps/config.js';
 import { platformSettings } from './platform/config.js';
@@ -15,7 +16,7 @@ import { weatherSettings } from './weather/config.js';
 
 export { ConfigError, type ConfigSources } from './platform/settings.js';
 
-export const configSchema = section({ ...platformSettings, ...keysSettings, weather: weatherSettings, maps: mapsSettings, coordinates: coordinatesSettings });
+export const configSchema = section({ ...platformSettings, ...keysSettings, weather: weatherSettings, maps: mapsSettings, coordinates: coordinatesSettings, geocoding: geocodingSettings });
 
 export type Config = Static<typeof configSchema>;
 

@@ -51,6 +51,8 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     buildCache: overrides.coordinates?.buildCache ?? false,
     timeoutMs: overrides.coordinates?.timeoutMs ?? 300_000,
   };
+  // Nor the geocoding index (seconds of CPU per server), unless the test is about geocoding.
+  config.geocoding = { ...config.geocoding, buildIndex: overrides.geocoding?.buildIndex ?? false };
   return config;
 }
 

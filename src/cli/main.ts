@@ -221,6 +221,11 @@ export async function main(argv: string[]): Promise<number> {
       print(await buildCoordinatesCache(config.dataDir, config.coordinates, progressOn(process.stderr)));
       return 0;
     }
+    if (command === 'geocoding') {
+      const { buildWorldIndex } = await import('../geocoding/index-cache.js');
+      print(await buildWorldIndex(config.dataDir));
+      return 0;
+    }
     if (command === 'migrate') {
       const { openMeridian } = await import('../app.js');
       const meridian = await openMeridian(config);

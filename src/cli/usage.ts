@@ -140,6 +140,14 @@ export const commands: CommandHelp[] = [
     options: [],
     examples: ['meridian coordinates build-cache'],
   },
+  {
+    name: 'geocoding build-index',
+    synopsis: ['geocoding build-index'],
+    description:
+      'build the world place index geocoding searches and save it as <data>/geocoding/world-index.v8, which the server loads (seconds; left alone when it is current); for servers with geocoding.buildIndex false',
+    options: [],
+    examples: ['meridian geocoding build-index'],
+  },
   { name: 'migrate', synopsis: ['migrate'], description: 'apply database migrations and exit', options: [], examples: ['DATABASE_URL=postgres://… meridian migrate'] },
   {
     name: 'help',

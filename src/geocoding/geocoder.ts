@@ -1,7 +1,8 @@
 /**
  * The geocoder of one instance: the world place index, read from its cache file at start-up or,
  * when there is none (the first start on a data directory, or data that changed), built on a
- * worker thread while the server serves everything else; geocoding requests answer 503 with
+ * worker thread while the server serves everything else (unless `geocoding.buildIndex` is false:
+ * then `meridian geocoding build-index` builds it); geocoding requests answer 503 with
  * `Retry-After` until it is there. Searches run on the serving thread: a warm forward search takes
  * well under a millisecond to a few (see the guide's measurements), less than handing it to a thread.
  */
@@ -9,6 +10,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../platform/errors.js';
 import { WorkerPool } from '../platform/worker-pool.js';
+import type { GeocodingConfig } from './config.js';
 import type { FeatureCollection } from './features.js';
 import { forward } from './forward.js';
 import { readIndexCache, worldIndexPath } from './index-cache.js';
@@ -20,6 +22,11 @@ import { reverse } from './reverse.js';
 /** A build that takes longer than this (minutes on a machine busy with other work) is given up and logged. */
 const BUILD_TIMEOUT_MS = 600_000;
 export const INDEX_BUILDING = 'The geocoding index is being built (seconds after the first start on a data directory); try again after Retry-After';
+export const INDEX_OFF = 'The geocoding index is not built: run `meridian geocoding build-index` (geocoding.buildIndex is false)';
+export const INDEX_FAILED = 'The geocoding index could not be built: see the server log';
+
+/** What `/ready` says of the index. */
+export type IndexStatus = 'loaded' | 'building' | 'built' | 'off' | `failed: ${string}`;
 
 export class Geocoder {
   private index: PlaceIndex | null = null;
@@ -33,26 +40,38 @@ export class Geocoder {
   });
   private readonly file: string;
   private closed = false;
+  private state: IndexStatus = 'building';
   /** Settles when the cache file has been read, or found missing or stale. */
   readonly started: Promise<void>;
   /** Settles when the index is there (or its build failed: logged, and requests answer 503). */
   readonly ready: Promise<void>;
 
-  constructor(dataDir: string, private readonly log: FastifyBaseLogger) {
+  constructor(dataDir: string, config: GeocodingConfig, private readonly log: FastifyBaseLogger) {
     this.file = worldIndexPath(dataDir);
-    const read = this.read();
+    const read = this.read(config.buildIndex);
     this.started = read.then(() => {});
-    this.ready = read.then((found) => (found ? undefined : this.build()));
+    this.ready = read.then((found) => {
+      if (found) return;
+      if (config.buildIndex) return this.build();
+      this.state = 'off';
+    });
   }
 
-  private async read(): Promise<boolean> {
+  /** `loaded` from its file, `building`, `built` by this server, `off` (not built, not to be) or `failed: …`. */
+  get status(): IndexStatus {
+    return this.state;
+  }
+
+  private async read(build: boolean): Promise<boolean> {
     const started = performance.now();
     const read = await readIndexCache(this.file);
     if ('problem' in read) {
-      this.log.info({ file: this.file, problem: read.problem }, 'geocoding index: building it on a worker thread');
+      if (build) this.log.info({ file: this.file, problem: read.problem }, 'geocoding index: building it on a worker thread');
+      else this.log.warn({ file: this.file, problem: read.problem }, 'geocoding index missing and geocoding.buildIndex is false: geocoding answers 503 until `meridian geocoding build-index` builds it');
       return false;
     }
     this.use(read.index);
+    this.state = 'loaded';
     this.log.info({ file: this.file, places: read.index.kind.length, ms: Math.round(performance.now() - started) }, 'geocoding index loaded from its cache');
     return true;
   }
@@ -65,8 +84,10 @@ export class Geocoder {
       const read = await readIndexCache(this.file);
       if ('problem' in read) throw new Error(`the index just built cannot be read: ${read.problem}`);
       this.use(read.index);
+      this.state = 'built';
       this.log.info({ file: this.file, places: read.index.kind.length, buildMs: built.ms, bytes: built.bytes, readMs: Math.round(performance.now() - started) }, 'geocoding index built');
     } catch (error) {
+      this.state = `failed: ${(error as Error).message}`;
       if (!this.closed) this.log.error({ err: error }, 'geocoding index could not be built: geocoding answers 503');
     }
   }
@@ -77,7 +98,10 @@ export class Geocoder {
   }
 
   private current(): PlaceIndex {
-    if (!this.index) throw new ApiError(INDEX_BUILDING, 'unavailable', { 'retry-after': '5' });
+    if (!this.index) {
+      const message = this.state === 'off' ? INDEX_OFF : this.state === 'building' ? INDEX_BUILDING : INDEX_FAILED;
+      throw new ApiError(message, 'unavailable', { 'retry-after': this.state === 'building' ? '5' : '60' });
+    }
     return this.index;
   }
 

@@ -77,3 +77,17 @@ export function buildIndexCache(file: string): { ms: number; bytes: number } {
   writeFileAtomically(file, bytes);
   return { ms: Math.round(performance.now() - started), bytes: bytes.length };
 }
+
+/** `meridian geocoding build-index`: the index file of `dataDir`, built unless it is current already. */
+export async function buildWorldIndex(dataDir: string): Promise<{ file: string; built: boolean; places: number; seconds: number }> {
+  const started = performance.now();
+  const file = worldIndexPath(dataDir);
+  let read = await readIndexCache(file);
+  const built = 'problem' in read;
+  if (built) {
+    buildIndexCache(file);
+    read = await readIndexCache(file);
+  }
+  if ('problem' in read) throw new Error(`the index just built cannot be read: ${read.problem}`);
+  return { file, built, places: read.index.kind.length, seconds: Math.round(performance.now() - started) / 1000 };
+}

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { after, test } from 'node:test';
 import pino from 'pino';
 import { Geocoder } from '../../src/geocoding/geocoder.js';
-import { worldIndexPath } from '../../src/geocoding/index-cache.js';
+import { buildWorldIndex, worldIndexPath } from '../../src/geocoding/index-cache.js';
 import { ApiError } from '../../src/platform/errors.js';
 import { LogCapture } from '../helpers.js';
 import { tempDir } from '../scratch.js';
@@ -18,8 +18,8 @@ const query = { limit: 5, autocomplete: true, fuzzyMatch: true };
 const geocoders: Geocoder[] = [];
 after(() => Promise.all(geocoders.map((g) => g.close())));
 
-function open(log: LogCapture): Geocoder {
-  const geocoder = new Geocoder(dataDir, pino({ level: 'info' }, log));
+function open(log: LogCapture, buildIndex = true, dir = dataDir): Geocoder {
+  const geocoder = new Geocoder(dir, { buildIndex }, pino({ level: 'info' }, log));
   geocoders.push(geocoder);
   return geocoder;
 }
@@ -28,11 +28,13 @@ test('without a cache: 503 while the index is built off the serving thread, then
   const log = new LogCapture();
   const first = open(log);
   await first.started;
+  assert.equal(first.status, 'building');
   assert.throws(
     () => first.search('zurich', query, undefined),
     (error: unknown) => error instanceof ApiError && error.statusCode === 503 && error.headers['retry-after'] === '5',
   );
   await first.ready;
+  assert.equal(first.status, 'built');
   assert.equal(first.search('zurich', query, undefined).features[0]!.text, 'Zürich');
   assert.ok(existsSync(worldIndexPath(dataDir)));
   assert.match(log.text, /geocoding index built/);
@@ -40,6 +42,7 @@ test('without a cache: 503 while the index is built off the serving thread, then
   const again = new LogCapture();
   const second = open(again);
   await second.started;
+  assert.equal(second.status, 'loaded');
   assert.equal(second.search('8.5417,47.3769', query, undefined).features.at(-1)!.text, 'Switzerland', 'answers as soon as it has started');
   assert.match(again.text, /loaded from its cache/);
 });
@@ -52,4 +55,27 @@ test('a damaged cache file is rebuilt', async () => {
   assert.match(log.text, /unreadable|built from other data/);
   await geocoder.ready;
   assert.equal(geocoder.search('paris', query, undefined).features[0]!.place_name, 'Paris, France');
+});
+
+test('with geocoding.buildIndex false and no index: 503 naming the command, nothing built; `geocoding build-index` builds it, once', async () => {
+  const dir = tempDir();
+  const log = new LogCapture();
+  const off = open(log, false, dir);
+  await off.ready;
+  assert.equal(off.status, 'off');
+  assert.throws(
+    () => off.search('zurich', query, undefined),
+    (error: unknown) => error instanceof ApiError && error.statusCode === 503 && /meridian geocoding build-index/.test(error.message),
+  );
+  assert.equal(existsSync(worldIndexPath(dir)), false);
+  assert.match(log.text, /geocoding.buildIndex is false/);
+
+  const built = await buildWorldIndex(dir);
+  assert.equal(built.built, true);
+  assert.ok(built.places > 100_000, `${built.places} places`);
+  assert.equal((await buildWorldIndex(dir)).built, false, 'a current index is left alone');
+  const next = open(new LogCapture(), false, dir);
+  await next.ready;
+  assert.equal(next.status, 'loaded');
+  assert.equal(next.search('zurich', query, undefined).features[0]!.text, 'Zürich');
 });

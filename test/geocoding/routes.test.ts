@@ -8,7 +8,7 @@ let keyId: string;
 const log = new LogCapture();
 
 before(async () => {
-  server = await startTestServer(testConfig({ logLevel: 'info' }), { logStream: log });
+  server = await startTestServer(testConfig({ logLevel: 'info', geocoding: { buildIndex: true } }), { logStream: log });
   const { accountId } = await newAccount(server.meridian);
   const created = await server.meridian.keys.create(accountId, {});
   key = created.token;
@@ -23,6 +23,11 @@ async function get(url: string, options: { key?: string | null; headers?: Record
   const response = await server.server.public.inject({ method: 'GET', url: full, headers: options.headers ?? {} });
   return { status: response.statusCode, body: response.json(), headers: response.headers };
 }
+
+test('/ready reports the index', async () => {
+  const ready = await server.server.public.inject({ method: 'GET', url: '/ready' });
+  assert.equal(ready.json().geocoding_index, 'built');
+});
 
 describe('GET /geocoding/{query}.json', () => {
   test('forward: a GeoJSON FeatureCollection in MapTiler’s shape', async () => {

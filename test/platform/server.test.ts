@@ -66,7 +66,7 @@ test('the OpenAPI document is generated from the route schemas and covers every 
     const keyframe = entry.allOf!.find((part) => part.properties!.keyframes)!.properties!.keyframes!.items!;
     assert.deepEqual(keyframe.required, ['id', 'timestamp']);
     assert.equal(keyframe.properties!.id!.format, 'uuid');
-    assert.deepEqual(bodyOf('/ready').required, ['status', 'database', 'epsg', 'coordinates_cache']);
+    assert.deepEqual(bodyOf('/ready').required, ['status', 'database', 'epsg', 'coordinates_cache', 'geocoding_index']);
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'serviceToken']);
     assert.deepEqual(doc.paths['/ping']!.get!.security, [{ apiKey: [] }]);
     assert.deepEqual(doc.paths['/v1/api_keys']!.get!.security, [{ serviceToken: [] }]);
@@ -82,7 +82,7 @@ test('health, readiness and unknown routes answer over real HTTP', async () => {
     assert.deepEqual(await (await fetch(`${url}/health`)).json(), { status: 'ok' });
     const ready = await fetch(`${url}/ready`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: 'ok', database: server.meridian.db.kind, epsg: projInfo().epsgVersion, coordinates_cache: 'off' });
+    assert.deepEqual(await ready.json(), { status: 'ok', database: server.meridian.db.kind, epsg: projInfo().epsgVersion, coordinates_cache: 'off', geocoding_index: 'off' });
     const missing = await fetch(`${url}/no/such/route?key=secret`);
     assert.equal(missing.status, 404);
     assert.deepEqual(await missing.json(), { errors: [{ message: 'The item does not exist' }] });
