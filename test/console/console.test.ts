@@ -256,6 +256,16 @@ step('static maps: the view and a clicked marker make a static URL whose image l
   assert.match(url.searchParams.get('markers')!, /^-?[\d.]+,-?[\d.]+,#e4572e$/);
   await page.locator('.image-status', { hasText: /^600 × 400 px PNG/ }).waitFor();
 
+  // Auto fits the markers: the frame moves to show what the image will.
+  await page.mouse.click(box.x + box.width * 0.2, box.y + box.height * 0.7);
+  await until(async () => new URL(await page.inputValue('input[name=static-url]')).searchParams.get('markers')?.split('|').length === 2, 'a static URL with two markers');
+  await page.selectOption('select[name=mode]', 'auto');
+  await until(async () => /\/static\/auto\//.test(await page.inputValue('input[name=static-url]')), 'a static URL of auto');
+  await page.locator('#static-image[data-state=loaded]').waitFor();
+  await assertFrameMatchesImage('auto');
+  await page.selectOption('select[name=mode]', 'center');
+  await until(async () => /\/static\/[^/,]+(,[^/,]+){2}\//.test(await page.inputValue('input[name=static-url]')), 'a static URL of centre and zoom again');
+
   await page.check('input[name=retina]');
   await until(async () => (await page.inputValue('input[name=static-url]')).includes('@2x'), 'a static URL at @2x');
   await page.locator('#static-image[data-state=loaded]').waitFor();

@@ -11,6 +11,9 @@ import { createMap, listMaps, mapStyle, type MapSummary } from '../map-view.js';
 import { staticUrl, type Marker, type PathStyle, type View } from '../static-url.js';
 
 const emptyLine = { type: 'FeatureCollection' as const, features: [] };
+/** The static API's defaults for an auto-fitted image (`padding`, and the zoom of a single point). */
+const AUTO_PADDING = 0.1;
+const AUTO_SINGLE_POINT_ZOOM = 14;
 
 export function renderStaticMap(main: HTMLElement): () => void {
   let alive = true;
@@ -72,10 +75,32 @@ export function renderStaticMap(main: HTMLElement): () => void {
 
   const size = () => ({ width: Math.min(2048, Math.max(1, Math.round(Number(width.value) || 600))), height: Math.min(2048, Math.max(1, Math.round(Number(height.value) || 400))) });
 
+  /**
+   * In Auto mode the frame moves to what the image will show: the server fits the markers and path
+   * with `padding` (0.1 of each side by default, src/maps/static/fit.ts), and the frame has the
+   * image's proportions, so the same box with the same share of padding is the same view; one point
+   * alone is shown at the server's street-level zoom, 14 in the image's pyramid.
+   */
+  function frameOverlays(): void {
+    const points = [...markers.map((m): [number, number] => [m.lon, m.lat]), ...path];
+    if (!map || points.length === 0) return;
+    const lons = points.map((p) => p[0]);
+    const lats = points.map((p) => p[1]);
+    const [west, east, south, north] = [Math.min(...lons), Math.max(...lons), Math.min(...lats), Math.max(...lats)];
+    const { clientWidth: frameWidth, clientHeight: frameHeight } = map.getContainer();
+    if (west === east && south === north) {
+      map.jumpTo({ center: [west, south], zoom: AUTO_SINGLE_POINT_ZOOM - Math.log2(size().width / frameWidth) });
+      return;
+    }
+    const [x, y] = [frameWidth * AUTO_PADDING, frameHeight * AUTO_PADDING];
+    map.fitBounds([[west, south], [east, north]], { padding: { top: y, bottom: y, left: x, right: x }, animate: false });
+  }
+
   let shownUrl = '';
   let started = 0;
   const update = debounce(() => {
     if (!alive || !key || !chosen) return;
+    if (mode.value === 'auto') frameOverlays();
     const url = staticUrl(apiBase(), {
       mapId: chosen.id,
       key: key.token,
