@@ -97,7 +97,7 @@ const queries = [
   'mexico', 'india', 'south africa', 'korea', 'israel', 'pulkovo 1942 gauss-kruger', 'ed50 utm', 'amersfoort', 'nad27 ohio',
 ];
 
-/** The setup caches (`meridian coordinates build-cache`, run by scripts/prepare-data.sh). */
+/** The setup caches (`meridian coordinates build-cache`, or built by the server in the background). */
 const dataDir = process.env.MERIDIAN_DATA_DIR ?? 'data';
 const cacheFile = derivedCachePath(dataDir);
 const startupScript = fileURLToPath(new URL('./coordinates-startup.js', import.meta.url));
