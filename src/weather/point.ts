@@ -28,7 +28,7 @@ import { Lru } from '../platform/lru.js';
 import { OpenFiles } from '../platform/open-files.js';
 import type { KeyframeRow } from './catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
-import { gridGeometry, type Geometry } from './grid.js';
+import { gridGeometry, type Geometry } from './grib/grid.js';
 import { SourceGrid, sourceGridFile } from './source-grid.js';
 
 export interface PointQuery {

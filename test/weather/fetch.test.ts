@@ -5,7 +5,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { openMeridian } from '../../src/app.js';
 import { downloadRun, FetchError, latestAvailableRun, type FetchOptions } from '../../src/weather/fetch.js';
 import { gfsLayout } from '../../src/weather/gfs-layout.js';
-import { readGrib, type GribMessage } from '../../src/weather/grib2.js';
+import { readGrib, type GribMessage } from '../../src/weather/grib/grib2.js';
 import { ingestFiles } from '../../src/weather/ingest.js';
 import { fetchRun } from '../../src/weather/schedule.js';
 import { defaultVariables, type FieldSelector } from '../../src/weather/variables.js';

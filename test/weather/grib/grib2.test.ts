@@ -3,8 +3,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { GribError, readGrib, type GribMessage } from '../../src/weather/grib2.js';
-import { tempDir } from '../scratch.js';
+import { GribError, readGrib, type GribMessage } from '../../../src/weather/grib/grib2.js';
+import { tempDir } from '../../scratch.js';
 import {
   assertValues,
   example,
@@ -16,7 +16,7 @@ import {
   requireReference,
   run,
   set,
-} from './eccodes.js';
+} from '../eccodes.js';
 
 let dir = '';
 before(() => {

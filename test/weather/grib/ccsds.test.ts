@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CcsdsError, decodeCcsds } from '../../src/weather/ccsds.js';
-import { GribError, readGrib } from '../../src/weather/grib2.js';
-import { tempDir } from '../scratch.js';
-import { assertValues, example, firstMessage, keys, referenceValues, requireReference, run, set, type ReferenceField } from './eccodes.js';
+import { CcsdsError, decodeCcsds } from '../../../src/weather/grib/ccsds.js';
+import { GribError, readGrib } from '../../../src/weather/grib/grib2.js';
+import { tempDir } from '../../scratch.js';
+import { assertValues, example, firstMessage, keys, referenceValues, requireReference, run, set, type ReferenceField } from '../eccodes.js';
 
 let dir = '';
 before(() => {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { GribError, readGrib, type GribMessage } from '../../src/weather/grib2.js';
-import { gaussianLatitudes, gridGeometry, type Geometry } from '../../src/weather/grid.js';
-import { tempDir } from '../scratch.js';
-import { requirePeers } from '../peers.js';
-import { example, firstMessage, keys, referencePoints, requireReference, set, type ReferencePoint } from './eccodes.js';
+import { GribError, readGrib, type GribMessage } from '../../../src/weather/grib/grib2.js';
+import { gaussianLatitudes, gridGeometry, type Geometry } from '../../../src/weather/grib/grid.js';
+import { tempDir } from '../../scratch.js';
+import { requirePeers } from '../../peers.js';
+import { example, firstMessage, keys, referencePoints, requireReference, set, type ReferencePoint } from '../eccodes.js';
 
 let dir = '';
 before(() => {
