@@ -45,7 +45,7 @@ import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
 import { CatalogMemory } from './weather/catalog-memory.js';
 import { weatherMoment } from './weather/moment.js';
-import { scheduleFetches } from './weather/schedule.js';
+import { scheduleFetches } from './weather/providers/schedule.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitSettings } from './platform/rate-limit.js';
 import { loadMasterKey, TokenCipher } from './platform/secrets.js';
 import { closeGracefully, createHttpApp, type SharedSchema } from './platform/server.js';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { colorLookup, rampOf } from '../../../src/platform/weather-ramps.js';
 import { attributionText } from '../../../src/maps/static/draw/attribution.js';
-import { weatherCredit } from '../../../src/weather/credit.js';
+import { weatherCredit } from '../../../src/weather/providers/credit.js';
 import { buildKeyframe } from '../../../src/weather/tileset.js';
 import { defaultVariables } from '../../../src/weather/variables.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ecmwfByteRanges, EcmwfIndexError, parseEcmwfIndex } from '../../src/weather/ecmwf-index.js';
+import { ecmwfByteRanges, EcmwfIndexError, parseEcmwfIndex } from '../../../src/weather/providers/ecmwf-index.js';
 
 // Lines as ECMWF writes them (keys of its open-data indexes), not in file order.
 const index = [

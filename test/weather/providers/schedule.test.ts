@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openMeridian } from '../../src/app.js';
-import { parseSteps, providerOf, scheduledProviders, scheduleFetches } from '../../src/weather/schedule.js';
-import { cleanUp, testConfig } from '../helpers.js';
+import { openMeridian } from '../../../src/app.js';
+import { parseSteps, providerOf, scheduledProviders, scheduleFetches } from '../../../src/weather/providers/schedule.js';
+import { cleanUp, testConfig } from '../../helpers.js';
 
 test('forecast hours are single hours, ranges and ranges with a step, ascending and once each', () => {
   assert.deepEqual(parseSteps('6'), [6]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { byteRanges, IdxError, parseIdx } from '../../src/weather/idx.js';
+import { byteRanges, IdxError, parseIdx } from '../../../src/weather/providers/idx.js';
 
 const inventory = [
   '1:0:d=2025112200:PRMSL:mean sea level:anl:',

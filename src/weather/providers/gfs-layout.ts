@@ -1,6 +1,6 @@
 import type { ForecastLayout } from './fetch.js';
 import { byteRanges, IdxError, parseIdx, type IdxName } from './idx.js';
-import { overlaps, type FieldSelector } from './variables.js';
+import { overlaps, type FieldSelector } from '../variables.js';
 
 /**
  * GFS as NOMADS publishes it: `{baseUrl}/gfs.YYYYMMDD/HH/atmos/gfs.tHHz.pgrb2.{resolution}.fFFF`,

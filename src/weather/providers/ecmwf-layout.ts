@@ -1,6 +1,6 @@
 import type { ForecastLayout } from './fetch.js';
 import { ecmwfByteRanges, EcmwfIndexError, parseEcmwfIndex, type EcmwfFieldName } from './ecmwf-index.js';
-import { overlaps, type FieldSelector } from './variables.js';
+import { overlaps, type FieldSelector } from '../variables.js';
 
 /**
  * ECMWF's real-time open data as ECMWF publishes it ("ECMWF open data: real-time forecasts from

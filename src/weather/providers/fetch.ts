@@ -2,10 +2,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpClient, HttpClientError } from '../platform/http-client.js';
-import { silentProgress, type Progress } from '../platform/progress.js';
+import { HttpClient, HttpClientError } from '../../platform/http-client.js';
+import { silentProgress, type Progress } from '../../platform/progress.js';
 import { IndexError, type ByteRange } from './byte-ranges.js';
-import type { FieldSelector } from './variables.js';
+import type { FieldSelector } from '../variables.js';
 
 /**
  * `meridian weather fetch`: downloads one model run, fetching only the wanted fields. A provider's

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { WeatherConfig } from './config.js';
-import type { Database } from '../platform/storage/database.js';
-import type { WeatherCatalog } from './catalog.js';
-import { progressToLog, silentProgress, type Progress } from '../platform/progress.js';
+import type { WeatherConfig } from '../config.js';
+import type { Database } from '../../platform/storage/database.js';
+import type { WeatherCatalog } from '../catalog.js';
+import { progressToLog, silentProgress, type Progress } from '../../platform/progress.js';
 import { ecmwfLayout, ecmwfModels } from './ecmwf-layout.js';
 import { downloadRun, FetchError, latestAvailableRun, type FetchOptions, type ForecastLayout } from './fetch.js';
 import { gfsLayout } from './gfs-layout.js';
 import { PROVIDER_ATTRIBUTIONS } from './credit.js';
-import { ingestFiles, type IngestPreparer, type IngestReport } from './ingest.js';
-import { defaultVariables, type VariableDefinition } from './variables.js';
+import { ingestFiles, type IngestPreparer, type IngestReport } from '../ingest.js';
+import { defaultVariables, type VariableDefinition } from '../variables.js';
 
 /** `0-96/1`, `0-120/3,126-384/12`, `6`: forecast hours, ascending, each once. */
 export function parseSteps(text: string): number[] {
