@@ -20,9 +20,9 @@ import { colorLookup, type Stop } from '../../platform/weather-ramps.js';
 import { SANS_FONT } from './fonts.js';
 import type { Frame } from './draw/frame.js';
 import type { Legend } from './request.js';
-import type { WeatherMoment } from '../../weather/moment.js';
+import type { WeatherMoment } from '../../weather/read/moment.js';
 
-/** What a static image needs to draw a weather moment: the moment (weather/moment.ts), its ramp and legend. */
+/** What a static image needs to draw a weather moment: the moment (weather/read/moment.ts), its ramp and legend. */
 export interface StaticWeather extends WeatherMoment {
   ramp: Stop[];
   legend: Legend;

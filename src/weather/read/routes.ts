@@ -1,15 +1,15 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
-import { NotFoundError } from '../platform/errors.js';
-import { gatedRoute, type KeyGate } from '../keys/gate.js';
-import type { WeatherCatalog } from './catalog.js';
+import { NotFoundError } from '../../platform/errors.js';
+import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import type { WeatherCatalog } from '../catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
-import { catalogSchema } from './layer.js';
+import { catalogSchema } from '../layer.js';
 import { parsePosition, parseVariables, PointForecasts } from './point.js';
-import { tileSize } from './mercator.js';
-import { OpenFiles } from '../platform/open-files.js';
-import { openArchive } from '../platform/pmtiles.js';
+import { tileSize } from '../mercator.js';
+import { OpenFiles } from '../../platform/open-files.js';
+import { openArchive } from '../../platform/pmtiles.js';
 
 const contentTypes = { png: 'image/png', webp: 'image/webp' } as const;
 

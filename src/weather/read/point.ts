@@ -23,13 +23,13 @@
  */
 
 import path from 'node:path';
-import { ApiError, NotFoundError } from '../platform/errors.js';
-import { Lru } from '../platform/lru.js';
-import { OpenFiles } from '../platform/open-files.js';
-import type { KeyframeRow } from './catalog.js';
+import { ApiError, NotFoundError } from '../../platform/errors.js';
+import { Lru } from '../../platform/lru.js';
+import { OpenFiles } from '../../platform/open-files.js';
+import type { KeyframeRow } from '../catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
-import { gridGeometry, type Geometry } from './grib/grid.js';
-import { SourceGrid, sourceGridFile } from './source-grid.js';
+import { gridGeometry, type Geometry } from '../grib/grid.js';
+import { SourceGrid, sourceGridFile } from '../source-grid.js';
 
 export interface PointQuery {
   lon: number;

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { buildKeyframe } from '../../src/weather/tileset.js';
-import { defaultVariables } from '../../src/weather/variables.js';
-import { newAccount, startTestServer, type TestServer } from '../helpers.js';
-import { assertWeatherCatalogResult } from './catalog-spec.js';
-import { globalField } from './fields.js';
+import { buildKeyframe } from '../../../src/weather/tileset.js';
+import { defaultVariables } from '../../../src/weather/variables.js';
+import { newAccount, startTestServer, type TestServer } from '../../helpers.js';
+import { assertWeatherCatalogResult } from '../catalog-spec.js';
+import { globalField } from '../fields.js';
 
 let server: TestServer;
 let key: string;

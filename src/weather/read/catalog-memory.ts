@@ -7,10 +7,10 @@
  * instance's disk (a keyframe whose archive retention removed meanwhile is a 404, as always).
  */
 
-import { Lru } from '../platform/lru.js';
-import { DatabaseUnavailableError } from '../platform/storage/database.js';
-import type { KeyframeRow, WeatherCatalog } from './catalog.js';
-import { presentCatalog } from './layer.js';
+import { Lru } from '../../platform/lru.js';
+import { DatabaseUnavailableError } from '../../platform/storage/database.js';
+import type { KeyframeRow, WeatherCatalog } from '../catalog.js';
+import { presentCatalog } from '../layer.js';
 
 export type PresentedCatalog = ReturnType<typeof presentCatalog>;
 

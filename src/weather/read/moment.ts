@@ -6,10 +6,10 @@
  */
 
 import path from 'node:path';
-import { ApiError, NotFoundError } from '../platform/errors.js';
-import type { KeyframeRow } from './catalog.js';
+import { ApiError, NotFoundError } from '../../platform/errors.js';
+import type { KeyframeRow } from '../catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
-import { weatherCredit } from './providers/credit.js';
+import { weatherCredit } from '../providers/credit.js';
 
 export interface WeatherMoment {
   variableId: string;

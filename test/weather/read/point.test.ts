@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ingestFiles } from '../../src/weather/ingest.js';
-import { interpolate } from '../../src/weather/point.js';
-import { defaultVariables } from '../../src/weather/variables.js';
-import { newAccount, startTestServer, type TestServer } from '../helpers.js';
-import { seededRandom, tempDir } from '../scratch.js';
-import { example, referencePoints, referenceValues, requireReference, run } from './eccodes.js';
+import { ingestFiles } from '../../../src/weather/ingest.js';
+import { interpolate } from '../../../src/weather/read/point.js';
+import { defaultVariables } from '../../../src/weather/variables.js';
+import { newAccount, startTestServer, type TestServer } from '../../helpers.js';
+import { seededRandom, tempDir } from '../../scratch.js';
+import { example, referencePoints, referenceValues, requireReference, run } from '../eccodes.js';
 
 /**
  * The point API against ecCodes: at seeded random points, `grib_ls -l lat,lon,1` names the four
