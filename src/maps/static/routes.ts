@@ -11,7 +11,7 @@ import { ATTRIBUTIONS } from './draw/attribution.js';
 import { LANGUAGE_DESCRIPTION } from '../language.js';
 import { IMAGE_FORM, LEGENDS, parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { StaticWeather } from './weather-layer.js';
-import { rampOf } from '../../platform/weather-ramps.js';
+import { rampOf } from '../../weather/ramps.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
 import { Lru } from '../../platform/lru.js';
