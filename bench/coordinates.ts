@@ -25,8 +25,8 @@ import { derivedCachePath, exportsCachePath, readDerivedCache, readExportsCache 
 import { indexCachePath, readIndexCache } from '../src/coordinates/index-cache.js';
 import { inlineDeriver, prepareRanking, search, SearchCache, searchWith } from '../src/coordinates/search.js';
 import { inlineTransforms, parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
-import { healthRoutes } from '../src/platform/health.js';
-import { createHttpApp, type SharedSchema } from '../src/platform/server.js';
+import { healthRoutes } from '../src/platform/http/health.js';
+import { createHttpApp, type SharedSchema } from '../src/platform/http/server.js';
 import { healthLatencies, latencyFigures } from '../test/health-probe.js';
 import { newAccount, startTestServer, testConfig } from '../test/helpers.js';
 import { defaultConfig } from '../src/config.js';

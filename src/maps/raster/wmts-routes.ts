@@ -30,7 +30,7 @@ import { publicOrigin } from '../serve/links.js';
 import { mapOf } from '../serve/style-routes.js';
 import { NotFoundError } from '../../platform/errors.js';
 import { RENDER_UNAVAILABLE } from '../errors.js';
-import { sendCached } from '../../platform/http-cache.js';
+import { sendCached } from '../../platform/http/http-cache.js';
 import { OwsException } from './ows-exception.js';
 import { key, language, parseTile, sendTile } from './raster-routes.js';
 import type { RasterTiles } from './raster-tiles.js';

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
-import { etagOf, matchesTag, sendCached } from '../../platform/http-cache.js';
+import { etagOf, matchesTag, sendCached } from '../../platform/http/http-cache.js';
 import { mapLinks, publicOrigin } from './links.js';
 import type { LoadedMap, MapRegistry } from '../registry.js';
 import { GeoJsonSource } from '../../render/source/geojson.js';

@@ -18,7 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { ApiError, NotFoundError } from '../../platform/errors.js';
 import { INVALID_FORMAT, OUT_OF_BOUNDS } from '../errors.js';
-import { sendCached } from '../../platform/http-cache.js';
+import { sendCached } from '../../platform/http/http-cache.js';
 import type { MapRegistry } from '../registry.js';
 import type { Log } from '../../render/source/log.js';
 import type { TileFormat } from '../../render/source/source.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
 import { CONTENT_TYPES, IMAGE_CONTENT } from '../image-format.js';
 import { OUT_OF_BOUNDS, RENDER_UNAVAILABLE } from '../errors.js';
-import { sendCached } from '../../platform/http-cache.js';
+import { sendCached } from '../../platform/http/http-cache.js';
 import type { IconLoader } from './icons.js';
 import type { RenderPool } from '../render-pool.js';
 import { compileStyle } from '../../render/style/style.js';

@@ -2,7 +2,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpClient, HttpClientError } from '../../platform/http-client.js';
+import { HttpClient, HttpClientError } from '../../platform/http/http-client.js';
 import { silentProgress, type Progress } from '../../platform/progress.js';
 import { IndexError, type ByteRange } from './byte-ranges.js';
 import type { FieldSelector } from '../variables.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { within, type Database } from './storage/database.js';
+import { within, type Database } from '../storage/database.js';
 
 /** A fact an area reports in `/ready` (such as the EPSG dataset version), with what it means. */
 export interface ReadyDetail {

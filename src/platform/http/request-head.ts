@@ -8,7 +8,7 @@
 
 import { isIPv6 } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 /** `name[:port]`: DNS labels (underscores allowed, as resolvers do), an IPv4 address, or `[IPv6]`. */
 const hostPattern = /^(?:(?:[A-Za-z0-9_-]{1,63}\.)*[A-Za-z0-9_-]{1,63}\.?|\[([0-9A-Fa-f:.]{2,45})\])(?::(\d{1,5}))?$/;

@@ -4,11 +4,11 @@ import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { PlatformConfig } from './config.js';
-import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from './errors.js';
-import { loggerOptions, requestId } from './logging.js';
-import { Metrics } from './metrics.js';
-import { rateLimitHeaderDocs } from './rate-limit.js';
+import type { PlatformConfig } from '../config.js';
+import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from '../errors.js';
+import { loggerOptions, requestId } from '../logging.js';
+import { Metrics } from '../metrics.js';
+import { rateLimitHeaderDocs } from '../rate-limit.js';
 import { checkRequestHead } from './request-head.js';
 import { boundConnectionsAwaitingHeaders } from './slow-headers.js';
 

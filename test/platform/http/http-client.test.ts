@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import net, { isIP, type AddressInfo, type LookupFunction } from 'node:net';
 import { after, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { addressRange, HttpClient, HttpClientError, isPrivateAddress, retryAfterMs, type HttpClientOptions, type RetryEvent } from '../../src/platform/http-client.js';
+import { addressRange, HttpClient, HttpClientError, isPrivateAddress, retryAfterMs, type HttpClientOptions, type RetryEvent } from '../../../src/platform/http/http-client.js';
 
 // A firewall for this file: a socket may connect to loopback only, so that a broken guard shows
 // as a failed test and never as traffic beyond this machine.

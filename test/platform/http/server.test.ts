@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { projInfo } from '../../src/coordinates/proj.js';
-import { newAccount, startTestServer, testConfig } from '../helpers.js';
+import { projInfo } from '../../../src/coordinates/proj.js';
+import { newAccount, startTestServer, testConfig } from '../../helpers.js';
 
 interface OpenApi {
   openapi: string;

@@ -10,7 +10,7 @@
 
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { rawErrorResponse } from './errors.js';
+import { rawErrorResponse } from '../errors.js';
 
 export function boundConnectionsAwaitingHeaders(server: Server, max: number): void {
   // A Set keeps insertion order: its first entry has waited longest.

@@ -14,10 +14,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from './errors.js';
+import { errorBody } from '../errors.js';
 
 /** dist/console, beside this module's dist/src. */
-export const defaultConsoleRoot = fileURLToPath(new URL('../../console', import.meta.url));
+export const defaultConsoleRoot = fileURLToPath(new URL('../../../console', import.meta.url));
 
 /**
  * The page holds a service token: no framing by other sites, and scripts only from here. MapLibre

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { createHttpApp } from '../../src/platform/server.js';
-import { landingRoute } from '../../src/platform/landing.js';
-import { apiReferencePageRoutes } from '../../src/platform/api-reference-page.js';
-import { viewerRoutes } from '../../src/maps/serve/viewer-routes.js';
-import { defaultConfig } from '../../src/config.js';
-import { tempDir } from '../scratch.js';
+import { createHttpApp } from '../../../src/platform/http/server.js';
+import { landingRoute } from '../../../src/platform/http/landing.js';
+import { apiReferencePageRoutes } from '../../../src/platform/http/api-reference-page.js';
+import { viewerRoutes } from '../../../src/maps/serve/viewer-routes.js';
+import { defaultConfig } from '../../../src/config.js';
+import { tempDir } from '../../scratch.js';
 
 /** A listener as the server builds one, with the pages over `root` (a console build, or an empty folder). */
 async function appWith(root: string) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { clientNetwork } from '../../src/platform/client-network.js';
+import { clientNetwork } from '../../../src/platform/http/client-network.js';
 
 test('an IPv4 client is its address, an IPv6 client its /64', () => {
   const cases: [string, string][] = [

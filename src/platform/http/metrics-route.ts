@@ -6,9 +6,9 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors.js';
-import type { Metrics } from './metrics.js';
-import { hashToken, sameHash } from './secrets.js';
+import { ApiError } from '../errors.js';
+import type { Metrics } from '../metrics.js';
+import { hashToken, sameHash } from '../secrets.js';
 
 export async function metricsRoute(app: FastifyInstance, options: { metrics: Metrics; token: string | null }): Promise<void> {
   const expected = options.token === null ? null : hashToken(options.token);

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { apiReference, apiReferencePath } from '../../src/cli/api-reference.js';
-import { describeType, renderApiReference, type OpenApiDocument } from '../../src/platform/api-reference.js';
+import { apiReference, apiReferencePath } from '../../../src/cli/api-reference.js';
+import { describeType, renderApiReference, type OpenApiDocument } from '../../../src/platform/http/api-reference.js';
 
 const doc: OpenApiDocument = {
   info: { title: 'Example API', version: '1.2.3' },
