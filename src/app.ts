@@ -35,7 +35,7 @@ import { metricsRoute } from './platform/http/metrics-route.js';
 import { pingRoute } from './keys/ping.js';
 import { KeyGate } from './keys/gate.js';
 import { QuotaMeter } from './keys/quota.js';
-import { platformMigrations } from './platform/migrations.js';
+import { platformMigrations } from './platform/storage/migrations.js';
 import { consoleBuilt, consoleRoutes } from './platform/http/console.js';
 import { landingRoute } from './platform/http/landing.js';
 import { apiReferencePageRoutes } from './platform/http/api-reference-page.js';

@@ -1,4 +1,4 @@
-import type { Migration } from './storage/migrate.js';
+import type { Migration } from './migrate.js';
 
 export const platformMigrations: Migration[] = [
   {
