@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
-import { projInfo } from './coordinates/proj.js';
+import { projInfo } from './coordinates/proj/proj.js';
 import { coordinatesCaches } from './coordinates/background-cache.js';
 import { Geocoder } from './geocoding/geocoder.js';
 import { geocodingRoutes, geocodingSchemas } from './geocoding/routes.js';

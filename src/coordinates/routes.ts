@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { GATE_UNAVAILABLE, gatedRoute, type KeyGate } from '../keys/gate.js';
-import { projInfo } from './proj.js';
-import { MAX_QUERY_LENGTH } from './query.js';
+import { projInfo } from './proj/proj.js';
+import { MAX_QUERY_LENGTH } from './search/query.js';
 import type { DefaultTransformations, PresetExports } from './derived-cache.js';
 import { loadIndex } from './index-cache.js';
-import { loadRegistry, type Registry } from './registry.js';
-import { prepareRanking, SearchCache, searchWith, type Deriver } from './search.js';
+import { loadRegistry, type Registry } from './search/registry.js';
+import { prepareRanking, SearchCache, searchWith, type Deriver } from './search/search.js';
 import { maxTuples, parseCoordinates, parseOperations, type Transforms } from './transform.js';
 
 const xyzSchema = {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { crsInfo } from '../coordinates/proj.js';
+import { crsInfo } from '../coordinates/proj/proj.js';
 import type { KeyframeRow } from './catalog.js';
 import { metresOfLatitude as mercatorY, metresOfLongitude as mercatorX } from '../platform/web-mercator.js';
 import { originShift, tileSize, type LonLatBounds } from './mercator.js';

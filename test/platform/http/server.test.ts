@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { projInfo } from '../../../src/coordinates/proj.js';
+import { projInfo } from '../../../src/coordinates/proj/proj.js';
 import { newAccount, startTestServer, testConfig } from '../../helpers.js';
 
 interface OpenApi {

@@ -26,7 +26,7 @@
 
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
 import { countryNames, type PlaceNames } from './place-names.js';
-import { projInfo, queryRegistry } from './proj.js';
+import { projInfo, queryRegistry } from '../proj/proj.js';
 import { tokenize } from './query.js';
 
 /** `[min_lon, min_lat, max_lon, max_lat]` in degrees; min_lon > max_lon when it crosses the antimeridian. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { familyOf, KINDS, kindsMatching } from '../../src/coordinates/kinds.js';
-import { MAX_QUERY_LENGTH, MAX_TERMS, normalizeText, parseQuery, QueryError, tokenize } from '../../src/coordinates/query.js';
+import { familyOf, KINDS, kindsMatching } from '../../../src/coordinates/search/kinds.js';
+import { MAX_QUERY_LENGTH, MAX_TERMS, normalizeText, parseQuery, QueryError, tokenize } from '../../../src/coordinates/search/query.js';
 
 const crsKinds = KINDS.filter((kind) => kind.startsWith('CRS-'));
 

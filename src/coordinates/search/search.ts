@@ -60,16 +60,16 @@
  * need no PROJ. `search` computes in-line.
  */
 
-import { derive, type BoundFacts, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from './derive.js';
-import type { DefaultTransformations, PresetExports } from './derived-cache.js';
+import { derive, type BoundFacts, type CrsWork, type DefaultTransformation, type Derived, type DeriveTask } from '../derive.js';
+import type { DefaultTransformations, PresetExports } from '../derived-cache.js';
 import { familyOf, isCrsKind, KINDS, type Kind } from './kinds.js';
-import type { OperationInfo } from './proj.js';
+import type { OperationInfo } from '../proj/proj.js';
 import { parseQuery, QueryError, type ParsedQuery } from './query.js';
 import { FIELD, FIELD_BITS, type Bbox, type Registry, type RegistryEntry } from './registry.js';
 import { MIN_TYPO_LENGTH, typoOf, withinOneEdit } from './spelling.js';
 import { HEMISPHERES, NICKNAME_WORDS, NICKNAMES, NOISE_WORDS, PLACE_WORDS } from './synonyms.js';
-import { ApiError } from '../platform/errors.js';
-import { Lru } from '../platform/lru.js';
+import { ApiError } from '../../platform/errors.js';
+import { Lru } from '../../platform/lru.js';
 
 export interface Id {
   authority: 'EPSG';

@@ -4,10 +4,10 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { crsInfo, crsToCrs, operationInfo, ProjError, projInfo } from '../../src/coordinates/proj.js';
-import { tempDir } from '../scratch.js';
-import { requirePeers } from '../peers.js';
-import { sameRegistry } from './peer-registry.js';
+import { crsInfo, crsToCrs, operationInfo, ProjError, projInfo } from '../../../src/coordinates/proj/proj.js';
+import { tempDir } from '../../scratch.js';
+import { requirePeers } from '../../peers.js';
+import { sameRegistry } from '../peer-registry.js';
 
 test('PROJ reports its version and the EPSG dataset of proj.db', () => {
   const info = projInfo();
@@ -21,7 +21,7 @@ test('an operator can drop in another registry through PROJ_DATA', () => {
   const copy = path.join(directory, 'proj.db');
   copyFileSync(projInfo().databasePath!, copy);
   execFileSync('python3', ['-c', `import sqlite3; c = sqlite3.connect(${JSON.stringify(copy)}); c.execute("UPDATE metadata SET value = 'v99.001' WHERE key = 'EPSG.VERSION'"); c.commit()`]);
-  const module = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/coordinates/proj.js');
+  const module = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../src/coordinates/proj/proj.js');
   const version = execFileSync(process.execPath, ['--input-type=module', '-e', `import { projInfo } from ${JSON.stringify(module)}; console.log(projInfo().epsgVersion)`], {
     env: { ...process.env, PROJ_DATA: directory },
     encoding: 'utf8',
@@ -75,7 +75,7 @@ test('codes EPSG added after v10.076 are known', () => {
 });
 
 test('a proj.db of another layout is refused at start-up, naming the cause', () => {
-  const module = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/coordinates/proj.js');
+  const module = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../src/coordinates/proj/proj.js');
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', `import ${JSON.stringify(module)}`], {
     env: { ...process.env, PROJ_DATA: '/usr/share/proj' },
     encoding: 'utf8',

@@ -10,10 +10,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { defaultTransformationOf } from '../../src/coordinates/derive.js';
-import { crsToCrs, queryRegistry } from '../../src/coordinates/proj.js';
-import { passedOver } from '../../src/coordinates/proj-wasm.js';
-import { requirePeers } from '../peers.js';
+import { defaultTransformationOf } from '../../../src/coordinates/derive.js';
+import { crsToCrs, queryRegistry } from '../../../src/coordinates/proj/proj.js';
+import { passedOver } from '../../../src/coordinates/proj/proj-wasm.js';
+import { requirePeers } from '../../peers.js';
 
 requirePeers('proj');
 

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { familyOf } from '../../src/coordinates/kinds.js';
-import { operationInfo } from '../../src/coordinates/proj.js';
-import { QueryError } from '../../src/coordinates/query.js';
-import { loadRegistry } from '../../src/coordinates/registry.js';
-import { POPULAR_CRS, search, type SearchItem, type SearchOptions, type TransformationItem } from '../../src/coordinates/search.js';
-import { requirePeers } from '../peers.js';
-import { sameRegistry } from './peer-registry.js';
+import { familyOf } from '../../../src/coordinates/search/kinds.js';
+import { operationInfo } from '../../../src/coordinates/proj/proj.js';
+import { QueryError } from '../../../src/coordinates/search/query.js';
+import { loadRegistry } from '../../../src/coordinates/search/registry.js';
+import { POPULAR_CRS, search, type SearchItem, type SearchOptions, type TransformationItem } from '../../../src/coordinates/search/search.js';
+import { requirePeers } from '../../peers.js';
+import { sameRegistry } from '../peer-registry.js';
 
 const registry = loadRegistry();
 

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { familyOf, KINDS, type Kind } from '../../src/coordinates/kinds.js';
-import { operationInfo, projInfo, queryRegistry } from '../../src/coordinates/proj.js';
-import { loadRegistry, type RegistryEntry } from '../../src/coordinates/registry.js';
-import { requirePeers } from '../peers.js';
-import { ACCURACY_DROPPED_BY_PROJ } from './peer-differences.js';
-import { sameRegistry } from './peer-registry.js';
+import { familyOf, KINDS, type Kind } from '../../../src/coordinates/search/kinds.js';
+import { operationInfo, projInfo, queryRegistry } from '../../../src/coordinates/proj/proj.js';
+import { loadRegistry, type RegistryEntry } from '../../../src/coordinates/search/registry.js';
+import { requirePeers } from '../../peers.js';
+import { ACCURACY_DROPPED_BY_PROJ } from '../peer-differences.js';
+import { sameRegistry } from '../peer-registry.js';
 
 // How fast it loads is a benchmark figure (`npm run bench:coordinates`, indexLoadMs), not a test:
 // a bound in milliseconds fails on a busy machine and proves nothing on a fast one.

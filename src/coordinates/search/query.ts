@@ -28,7 +28,7 @@
  * `QueryError`.
  */
 
-import { ApiError } from '../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { kindsMatching, type Kind } from './kinds.js';
 
 /** A query the client got wrong: the message is meant for them (it becomes a 400). */
