@@ -24,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Progress } from '../platform/progress.js';
-import { writeFileAtomically } from '../platform/atomic-file.js';
+import { writeFileAtomically } from '../platform/files/atomic-file.js';
 import type { DefaultTransformation, Derived, DeriveTask } from './derive.js';
 import { projInfo, type Exports } from './proj/proj.js';
 import { ENGINE } from './proj/proj-data.js';

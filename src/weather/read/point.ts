@@ -25,7 +25,7 @@
 import path from 'node:path';
 import { ApiError, NotFoundError } from '../../platform/errors.js';
 import { Lru } from '../../platform/lru.js';
-import { OpenFiles } from '../../platform/open-files.js';
+import { OpenFiles } from '../../platform/files/open-files.js';
 import type { KeyframeRow } from '../catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
 import { gridGeometry, type Geometry } from '../grib/grid.js';

@@ -8,7 +8,7 @@ import type { CatalogMemory } from './catalog-memory.js';
 import { catalogSchema } from '../layer.js';
 import { parsePosition, parseVariables, PointForecasts } from './point.js';
 import { tileSize } from '../mercator.js';
-import { OpenFiles } from '../../platform/open-files.js';
+import { OpenFiles } from '../../platform/files/open-files.js';
 import { openArchive } from '../../platform/pmtiles.js';
 
 const contentTypes = { png: 'image/png', webp: 'image/webp' } as const;

@@ -1,4 +1,4 @@
-import { Lru } from './lru.js';
+import { Lru } from '../lru.js';
 
 /**
  * Files kept open between requests (archives, grids), opened when first asked for; the least
