@@ -8,9 +8,9 @@
  */
 import { derivedCachePath, readDerivedCache } from '../src/coordinates/derived-cache.js';
 import { indexCachePath, readIndexCache } from '../src/coordinates/index-cache.js';
-import { projInfo } from '../src/coordinates/proj.js';
-import { loadRegistry } from '../src/coordinates/registry.js';
-import { prepareRanking } from '../src/coordinates/search.js';
+import { projInfo } from '../src/coordinates/proj/proj.js';
+import { loadRegistry } from '../src/coordinates/search/registry.js';
+import { prepareRanking } from '../src/coordinates/search/search.js';
 
 const engineReadyMs = performance.now();
 projInfo();

@@ -18,15 +18,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { crsInfo, queryRegistry } from '../src/coordinates/proj.js';
-import { loadRegistry } from '../src/coordinates/registry.js';
+import { crsInfo, queryRegistry } from '../src/coordinates/proj/proj.js';
+import { loadRegistry } from '../src/coordinates/search/registry.js';
 import { coordinatesRoutes, coordinatesSchemas, sharedRegistry } from '../src/coordinates/routes.js';
 import { derivedCachePath, exportsCachePath, readDerivedCache, readExportsCache } from '../src/coordinates/derived-cache.js';
 import { indexCachePath, readIndexCache } from '../src/coordinates/index-cache.js';
-import { inlineDeriver, prepareRanking, search, SearchCache, searchWith } from '../src/coordinates/search.js';
+import { inlineDeriver, prepareRanking, search, SearchCache, searchWith } from '../src/coordinates/search/search.js';
 import { inlineTransforms, parseCoordinates, PlanCache, transformPoints } from '../src/coordinates/transform.js';
-import { healthRoutes } from '../src/platform/health.js';
-import { createHttpApp, type SharedSchema } from '../src/platform/server.js';
+import { healthRoutes } from '../src/platform/http/health.js';
+import { createHttpApp, type SharedSchema } from '../src/platform/http/server.js';
 import { healthLatencies, latencyFigures } from '../test/health-probe.js';
 import { newAccount, startTestServer, testConfig } from '../test/helpers.js';
 import { defaultConfig } from '../src/config.js';

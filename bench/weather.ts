@@ -20,8 +20,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readGrib } from '../src/weather/grib2.js';
-import { gridGeometry } from '../src/weather/grid.js';
+import { readGrib } from '../src/weather/grib/grib2.js';
+import { gridGeometry } from '../src/weather/grib/grid.js';
 import { griddedField } from '../src/weather/field.js';
 import { tilePyramid, bilinear, type GriddedField } from '../src/weather/tiler.js';
 import { globalField } from '../test/weather/fields.js';

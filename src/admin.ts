@@ -5,10 +5,10 @@ import type { Config } from './config.js';
 import type { Database } from './platform/storage/database.js';
 import { ControlError } from './platform/control.js';
 import type { WeatherCatalog } from './weather/catalog.js';
-import { FetchError } from './weather/fetch.js';
+import { FetchError } from './weather/providers/fetch.js';
 import { IngestError, ingestFiles, type IngestPreparer } from './weather/ingest.js';
 import type { Progress } from './platform/progress.js';
-import { fetchModels, fetchRun, type FetchModel } from './weather/schedule.js';
+import { fetchModels, fetchRun, type FetchModel } from './weather/providers/schedule.js';
 import { defaultVariables } from './weather/variables.js';
 
 /**

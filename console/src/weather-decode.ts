@@ -4,6 +4,8 @@
  * v in G. Pure functions: the tile pixels come from weather-tiles.ts.
  */
 
+import { xOfLongitude, yOfLatitude } from '../../src/platform/web-mercator.js';
+
 export interface Decoding {
   channels: 'r' | 'rg';
   min: number;
@@ -53,9 +55,8 @@ export function keyframesAround(keyframes: readonly Keyframe[], time: number): {
 /** The tile of zoom `z` holding a place, and the pixel in it. */
 export function tilePixel(lon: number, lat: number, z: number): { x: number; y: number; px: number; py: number } {
   const scale = tileSize * 2 ** z;
-  const sin = Math.sin((Math.max(-85.05113, Math.min(85.05113, lat)) * Math.PI) / 180);
-  const worldX = ((((lon + 180) / 360) % 1) + 1) % 1 * scale;
-  const worldY = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * scale;
+  const worldX = (((xOfLongitude(lon) % 1) + 1) % 1) * scale;
+  const worldY = yOfLatitude(lat) * scale;
   const clampPixel = (v: number) => Math.min(scale - 1, Math.max(0, Math.floor(v)));
   const wx = clampPixel(worldX);
   const wy = clampPixel(worldY);

@@ -1,11 +1,11 @@
 /**
  * The weather legend of the console. The ramps themselves are declared once, for the console and
- * for static maps, in src/platform/weather-ramps.ts.
+ * for static maps, in src/weather/ramps.ts.
  */
 
-import type { Stop } from '../../src/platform/weather-ramps.js';
+import type { Stop } from '../../src/weather/ramps.js';
 
-export { colorLookup, rampOf, type Stop } from '../../src/platform/weather-ramps.js';
+export { colorLookup, rampOf, type Stop } from '../../src/weather/ramps.js';
 
 /** Pixels kept free between two legend labels. */
 const labelGap = 4;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createServer, openMeridian } from '../app.js';
-import { renderApiReference, type OpenApiDocument } from '../platform/api-reference.js';
+import { renderApiReference, type OpenApiDocument } from '../platform/http/api-reference.js';
 import { defaultConfig } from '../config.js';
 
 /** docs/api.md of this checkout, found from this file whether it runs from src/ or from dist/src/. */

@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline/promises';
 import type { AdminRequest } from '../admin.js';
 import type { AccountSummary } from '../keys/accounts.js';
 import type { IngestReport } from '../weather/ingest.js';
-import type { FetchModel } from '../weather/schedule.js';
+import type { FetchModel } from '../weather/providers/schedule.js';
 import { commandsNamed, commandWords, RenderUsageError, SeedUsageError, usageOf } from './usage.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { callControl, ControlError, controlSocketPath } from '../platform/control.js';
@@ -283,7 +283,7 @@ async function adminRequest(
 ): Promise<AdminRequest> {
   const [argument] = args;
   if (command === 'weather' && sub === 'fetch') {
-    const { fetchModels } = await import('../weather/schedule.js');
+    const { fetchModels } = await import('../weather/providers/schedule.js');
     const model = values.model ?? 'gfs';
     if (!(fetchModels as readonly string[]).includes(model)) {
       throw new UsageError(`weather fetch knows the models ${fetchModels.join(', ')}, not "${model}"`, ['weather', 'fetch']);

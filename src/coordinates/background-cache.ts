@@ -32,9 +32,9 @@ import {
   type PresetExports,
 } from './derived-cache.js';
 import { indexCachePath, readIndexCache, writeIndexCache } from './index-cache.js';
-import type { Exports } from './proj.js';
-import type { Registry } from './registry.js';
-import type { Deriver } from './search.js';
+import type { Exports } from './proj/proj.js';
+import type { Registry } from './search/registry.js';
+import type { Deriver } from './search/search.js';
 
 /** CRSs a background task asks for: about a second of PROJ, the longest a request may queue behind it. */
 const CHUNK = 4;

@@ -11,7 +11,7 @@ import type { CoordinatesConfig } from './config.js';
 import { computeDefaults, currentKey, derivedCachePath, exportsCachePath, readDerivedCache, readExportsCache, writeDerivedCache, writeExportsCache } from './derived-cache.js';
 import { indexCachePath, readIndexCache, writeIndexCache } from './index-cache.js';
 import { CoordinatesPool } from './pool.js';
-import { loadRegistry } from './registry.js';
+import { loadRegistry } from './search/registry.js';
 
 /** PROJ time a chunk of CRSs may use before it is sent again from where it stopped. */
 const CHUNK_BUDGET_MS = 60_000;

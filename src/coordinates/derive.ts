@@ -12,7 +12,7 @@
  */
 
 import { PlanCache, transformPoints, type XYZ } from './transform.js';
-import { boundExports, concatenationGrids, namingCode, crsInfo, operationInfo, operationsBetween, wgs84BoundExports, type Exports, type OperationInfo } from './proj.js';
+import { boundExports, concatenationGrids, namingCode, crsInfo, operationInfo, operationsBetween, wgs84BoundExports, type Exports, type OperationInfo } from './proj/proj.js';
 
 const WGS84 = 4326;
 

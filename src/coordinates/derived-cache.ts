@@ -24,11 +24,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Progress } from '../platform/progress.js';
-import { writeFileAtomically } from '../platform/atomic-file.js';
+import { writeFileAtomically } from '../platform/files/atomic-file.js';
 import type { DefaultTransformation, Derived, DeriveTask } from './derive.js';
-import { projInfo, type Exports } from './proj.js';
-import { ENGINE } from './proj-data.js';
-import { sources } from './proj-wasm.js';
+import { projInfo, type Exports } from './proj/proj.js';
+import { ENGINE } from './proj/proj-data.js';
+import { sources } from './proj/proj-wasm.js';
 
 /**
  * 2: default transformations are PROJ's first candidate, chains of EPSG steps included (issue 18).

@@ -13,9 +13,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { writeFileAtomically } from '../platform/atomic-file.js';
+import { writeFileAtomically } from '../platform/files/atomic-file.js';
 import { currentKey, type CacheLog, type DerivedCacheKey } from './derived-cache.js';
-import { loadRegistry, type Registry } from './registry.js';
+import { loadRegistry, type Registry } from './search/registry.js';
 
 interface IndexKey extends DerivedCacheKey {
   v8: string;

@@ -24,7 +24,7 @@ import { Lru } from '../platform/lru.js';
 import { WorkerPool } from '../platform/worker-pool.js';
 import type { CoordinatesConfig } from './config.js';
 import type { Derived, DeriveTask } from './derive.js';
-import type { Deriver } from './search.js';
+import type { Deriver } from './search/search.js';
 import { pairKey, resultOf, TransformError, type TransformLog, type TransformOutcome, type TransformResult, type Transforms, type TransformTask } from './transform.js';
 import type { PoolResult, PoolTask } from './worker.js';
 

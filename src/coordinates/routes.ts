@@ -1,11 +1,13 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { GATE_UNAVAILABLE, gatedRoute, type KeyGate } from '../keys/gate.js';
-import { projInfo } from './proj.js';
-import { MAX_QUERY_LENGTH } from './query.js';
+import { defaulted, type TypeBoxTypeProvider } from '../platform/http/typebox.js';
+import { projInfo } from './proj/proj.js';
+import { MAX_QUERY_LENGTH } from './search/query.js';
 import type { DefaultTransformations, PresetExports } from './derived-cache.js';
 import { loadIndex } from './index-cache.js';
-import { loadRegistry, type Registry } from './registry.js';
-import { prepareRanking, SearchCache, searchWith, type Deriver } from './search.js';
+import { loadRegistry, type Registry } from './search/registry.js';
+import { prepareRanking, SearchCache, searchWith, type Deriver } from './search/search.js';
 import { maxTuples, parseCoordinates, parseOperations, type Transforms } from './transform.js';
 
 const xyzSchema = {
@@ -111,7 +113,25 @@ const searchResult = {
 
 export const coordinatesSchemas = [xyzSchema, operationUsed, transformResultSchema, id, defaultTransformation, exportItem, transformationItem, searchItem, searchResult];
 
-const srs = (what: string) => ({ type: 'integer', minimum: 1, maximum: 999_999_999, default: 4326, description: `${what} CRS (EPSG code)` });
+const srs = (what: string) => defaulted(Type.Integer({ minimum: 1, maximum: 999_999_999, default: 4326, description: `${what} CRS (EPSG code)` }));
+const keyParameter = Type.Optional(Type.String({ description: 'API key token' }));
+
+/** The routes' parameters, declared once: their types, validation and OpenAPI entries come from these. */
+const searchParams = Type.Object({ query: Type.String({ maxLength: MAX_QUERY_LENGTH }) });
+const searchQuerystring = Type.Object({
+  key: keyParameter,
+  limit: defaulted(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+  offset: defaulted(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+  transformations: defaulted(Type.Boolean({ default: false, description: 'Detailed transformations for each CRS' })),
+  exports: defaulted(Type.Boolean({ default: false, description: 'Exports in WKT and Proj4 notations' })),
+});
+const transformParams = Type.Object({ coordinates: Type.String({ minLength: 3, maxLength: 4096 }) });
+const transformQuerystring = Type.Object({
+  key: keyParameter,
+  s_srs: srs('Source'),
+  t_srs: srs('Target'),
+  ops: Type.Optional(Type.String({ maxLength: 512, description: 'EPSG operation codes separated by "|"' })),
+});
 
 /** The EPSG dataset in use, reported on every coordinates response and in `/ready`. */
 export function epsgVersion(): string {
@@ -147,10 +167,8 @@ export async function coordinatesRoutes(
     reply.header('x-epsg-version', version);
   });
 
-  app.get<{
-    Params: { query: string };
-    Querystring: { limit: number; offset: number; transformations: boolean; exports: boolean };
-  }>(
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get(
     '/coordinates/search/:query.json',
     {
       schema: {
@@ -158,21 +176,8 @@ export async function coordinatesRoutes(
         summary: 'Search coordinate systems',
         description:
           'Free text (code, name, aliases, area; case- and accent-insensitive, word prefixes match) and key:value filters: kind, deprecated, code, trans and more (see the README). Defaults: kind:CRS deprecated:0.',
-        params: {
-          type: 'object',
-          required: ['query'],
-          properties: { query: { type: 'string', maxLength: MAX_QUERY_LENGTH } },
-        },
-        querystring: {
-          type: 'object',
-          properties: {
-            key: { type: 'string', description: 'API key token' },
-            limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
-            offset: { type: 'integer', minimum: 0, maximum: 1_000_000, default: 0 },
-            transformations: { type: 'boolean', default: false, description: 'Detailed transformations for each CRS' },
-            exports: { type: 'boolean', default: false, description: 'Exports in WKT and Proj4 notations' },
-          },
-        },
+        params: searchParams,
+        querystring: searchQuerystring,
         ...gatedRoute,
         response: {
           200: { $ref: 'SearchResult#' },
@@ -184,27 +189,15 @@ export async function coordinatesRoutes(
     async (request) => searchWith(options.registry, cache, options.deriver, { query: request.params.query, ...request.query }),
   );
 
-  app.get<{ Params: { coordinates: string }; Querystring: { s_srs: number; t_srs: number; ops?: string } }>(
+  typed.get(
     '/coordinates/transform/:coordinates.json',
     {
       schema: {
         tags: ['coordinates'],
         summary: 'Transform coordinates',
         description: `Tuples x,y[,z] separated by ";" (at most ${maxTuples}), in GIS order: longitude or easting first.`,
-        params: {
-          type: 'object',
-          required: ['coordinates'],
-          properties: { coordinates: { type: 'string', minLength: 3, maxLength: 4096 } },
-        },
-        querystring: {
-          type: 'object',
-          properties: {
-            key: { type: 'string', description: 'API key token' },
-            s_srs: srs('Source'),
-            t_srs: srs('Target'),
-            ops: { type: 'string', maxLength: 512, description: 'EPSG operation codes separated by "|"' },
-          },
-        },
+        params: transformParams,
+        querystring: transformQuerystring,
         ...gatedRoute,
         response: {
           200: { $ref: 'TransformResult#' },

@@ -9,7 +9,7 @@ import {
   type Binding,
   type OperationUsed,
   type Transformer,
-} from './proj.js';
+} from './proj/proj.js';
 import { Lru } from '../platform/lru.js';
 
 /** A client error of the transform endpoint: its message is safe to return (becomes a 400). */

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { writeFileAtomically } from '../platform/atomic-file.js';
+import { writeFileAtomically } from '../platform/files/atomic-file.js';
 import { buildPlaceIndex, INDEX_FORMAT, indexSources, type PlaceIndex } from './place-index.js';
 
 interface IndexKey {

@@ -1,6 +1,6 @@
 /** The key gate's settings: rate limits, usage counting, the cache of verified keys and the budget of unknown ones. */
 
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { section } from '../platform/settings.js';
 
 export const keysSettings = {
@@ -29,5 +29,3 @@ export const keysSettings = {
   }),
 };
 
-const keysSchema = section(keysSettings);
-export type KeysConfig = Static<typeof keysSchema>;

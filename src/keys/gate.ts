@@ -6,7 +6,7 @@ import type { UsageArea, UsageRecorder } from './usage.js';
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 import type { KeyRefusal, Metrics } from '../platform/metrics.js';
-import { clientNetwork } from '../platform/client-network.js';
+import { clientNetwork } from '../platform/http/client-network.js';
 import { rateLimitedError, rateLimitHeaders, type BucketState, type RateDecision, type RateLimiter } from '../platform/rate-limit.js';
 import { hashTokenHex, sameHexHash } from '../platform/secrets.js';
 import { DatabaseUnavailableError, type Database } from '../platform/storage/database.js';

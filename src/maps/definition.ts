@@ -24,20 +24,14 @@ import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { Type, type Static } from '@sinclair/typebox';
 import { oneOf, section, validatorOf } from '../platform/settings.js';
 import { FORMATS } from './image-format.js';
+import { MAP_ID, SCHEMAS, type Schema } from '../platform/map-names.js';
 
 /** The zoom range clients may ask for, and what a definition gets without one. */
 export const MAX_ZOOM = 24;
 export const DEFAULT_MINZOOM = 0;
 export const DEFAULT_MAXZOOM = 22;
 
-export const MAP_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/**
- * The tile schemas Meridian has styles for: OpenMapTiles (`maps import`, and archives `maps add`
- * recognises as such), Protomaps basemap v4, and raster tiles.
- */
-export const SCHEMAS = ['openmaptiles', 'protomaps', 'raster'] as const;
-export type Schema = (typeof SCHEMAS)[number];
+export { MAP_ID, SCHEMAS, type Schema };
 
 /** A definition; the configuration validates `maps.definitions` with it too. */
 export const definitionSchema = section({

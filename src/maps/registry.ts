@@ -36,6 +36,7 @@ import { resolveSource } from '../render/source/resolve.js';
 import type { MapSource, TileSource } from '../render/source/source.js';
 import { hasScheme, localPath } from '../render/source/template.js';
 import { mapRevision } from './revision.js';
+import { NotFoundError } from '../platform/errors.js';
 import { FontCatalog } from '../render/glyphs/catalog.js';
 import { defaultSpriteLimits, loadSprite, type ImageSet } from '../render/sprite/sprite.js';
 
@@ -409,4 +410,11 @@ export class MapRegistry {
     await Promise.allSettled([...this.maps.values(), ...this.retiring.keys()].map((map) => map.close()));
     this.retiring.clear();
   }
+}
+
+/** The map `mapId` names, or a 404 for a request that names none. */
+export function mapOf(registry: MapRegistry, mapId: string): LoadedMap {
+  const map = registry.get(mapId);
+  if (!map) throw new NotFoundError();
+  return map;
 }

@@ -7,7 +7,7 @@
 
 import { Type, type Static } from '@sinclair/typebox';
 import { oneOf, section } from '../platform/settings.js';
-import { ecmwfModels } from './ecmwf-layout.js';
+import { ecmwfModels } from './providers/ecmwf-layout.js';
 import { variableSchema } from './variables.js';
 
 const stepsPattern = '^\\d{1,3}(-\\d{1,3}(/\\d{1,3})?)?(,\\d{1,3}(-\\d{1,3}(/\\d{1,3})?)?)*$';

@@ -1,4 +1,4 @@
-import type { Geometry } from './grid.js';
+import type { Geometry } from './grib/grid.js';
 import type { LonLatBounds } from './mercator.js';
 import type { GriddedField } from './tiler.js';
 

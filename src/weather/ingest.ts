@@ -1,9 +1,9 @@
-import { GribFileError, readGribFile } from './grib-file.js';
+import { GribFileError, readGribFile } from './grib/grib-file.js';
 import path from 'node:path';
 import type { NewKeyframe, WeatherCatalog } from './catalog.js';
 import { gridSpacing, griddedField } from './field.js';
-import { GribError, readGrib, type GribMessage } from './grib2.js';
-import { gridGeometry } from './grid.js';
+import { GribError, readGrib, type GribMessage } from './grib/grib2.js';
+import { gridGeometry } from './grib/grid.js';
 import { zoomForResolution } from './mercator.js';
 import { silentProgress, type Progress } from '../platform/progress.js';
 import { convert, deaccumulate, fraction, perHourMaximum, type FieldTime } from './series.js';

@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { crsInfo } from '../coordinates/proj.js';
 import type { KeyframeRow } from './catalog.js';
 import { metresOfLatitude as mercatorY, metresOfLongitude as mercatorX } from '../platform/web-mercator.js';
 import { originShift, tileSize, type LonLatBounds } from './mercator.js';
@@ -101,10 +100,15 @@ export function variableId(variable: VariableDefinition, model: string): string 
   return `${variable.id}:${model}`;
 }
 
-let webMercatorWkt: string | undefined;
+/**
+ * EPSG:3857 in WKT1 (GDAL's flavour, one line), as PROJ 9.9 prints it from EPSG v13.102 (`projinfo
+ * EPSG:3857 -o WKT1_GDAL --single-line`, and Meridian's own PROJ: test/weather/layer.test.ts checks both).
+ * A constant, so that an ingest thread does not instantiate PROJ to write it.
+ */
+export const WEB_MERCATOR_WKT =
+  'PROJCS["WGS 84 / Pseudo-Mercator",GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AUTHORITY["EPSG","4326"]],PROJECTION["Mercator_1SP"],PARAMETER["central_meridian",0],PARAMETER["scale_factor",1],PARAMETER["false_easting",0],PARAMETER["false_northing",0],UNIT["metre",1,AUTHORITY["EPSG","9001"]],AXIS["Easting",EAST],AXIS["Northing",NORTH],EXTENSION["PROJ4","+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +wktext +no_defs"],AUTHORITY["EPSG","3857"]]';
 
 export function buildLayer(input: LayerInput): Layer {
-  webMercatorWkt ??= crsInfo(3857).exports.wkt ?? '';
   const { variable, bounds, maxZoom } = input;
   // Within the world's square, so that a global field's bounds are the pyramid's to the last digit
   // (the latitude limit's metres round a few units in the last place off the half world).
@@ -118,7 +122,7 @@ export function buildLayer(input: LayerInput): Layer {
     '@version': '1.0.0',
     type: 'overlay',
     tile_type: 'raster',
-    spatial_ref_sys: { auth_name: 'EPSG', auth_srid: '3857', wkt: webMercatorWkt },
+    spatial_ref_sys: { auth_name: 'EPSG', auth_srid: '3857', wkt: WEB_MERCATOR_WKT },
     bounds: mercatorBounds,
     tile_format: input.format,
     tile_matrix_set: {

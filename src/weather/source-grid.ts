@@ -20,7 +20,7 @@
  */
 
 import { open, writeFile, type FileHandle } from 'node:fs/promises';
-import type { GridDefinition } from './grib2.js';
+import type { GridDefinition } from './grib/grib2.js';
 
 const MAGIC = 'MRDGRID1';
 

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import Fastify from 'fastify';
-import { consoleRoutes } from '../../src/platform/console.js';
+import { consoleRoutes } from '../../src/platform/http/console.js';
 import { tempDir } from '../scratch.js';
 
 async function appWith(root: string) {

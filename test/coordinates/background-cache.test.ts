@@ -16,7 +16,7 @@ import { derivedCachePath, exportsCachePath, readDerivedCache, readExportsCache 
 import { crsExportsOf, defaultTransformationOf } from '../../src/coordinates/derive.js';
 import { indexCachePath, readIndexCache } from '../../src/coordinates/index-cache.js';
 import { CoordinatesPool } from '../../src/coordinates/pool.js';
-import { loadRegistry, type Registry } from '../../src/coordinates/registry.js';
+import { loadRegistry, type Registry } from '../../src/coordinates/search/registry.js';
 import { LogCapture, newAccount, startTestServer, testConfig } from '../helpers.js';
 import { tempDir } from '../scratch.js';
 

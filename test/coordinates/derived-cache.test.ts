@@ -31,8 +31,8 @@ import {
 import { crsExportsOf, type DeriveTask } from '../../src/coordinates/derive.js';
 import { indexCachePath, readIndexCache } from '../../src/coordinates/index-cache.js';
 import { CoordinatesPool } from '../../src/coordinates/pool.js';
-import { loadRegistry } from '../../src/coordinates/registry.js';
-import { inlineDeriver, search, SearchCache, searchWith, type Deriver } from '../../src/coordinates/search.js';
+import { loadRegistry } from '../../src/coordinates/search/registry.js';
+import { inlineDeriver, search, SearchCache, searchWith, type Deriver } from '../../src/coordinates/search/search.js';
 import { progressOn } from '../../src/platform/progress.js';
 import { LogCapture, newAccount, startTestServer, testConfig } from '../helpers.js';
 import { tempDir } from '../scratch.js';

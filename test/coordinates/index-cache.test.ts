@@ -11,8 +11,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import v8 from 'node:v8';
 import { indexCachePath, indexKey, loadIndex, readIndexCache, writeIndexCache } from '../../src/coordinates/index-cache.js';
-import { loadRegistry } from '../../src/coordinates/registry.js';
-import { search } from '../../src/coordinates/search.js';
+import { loadRegistry } from '../../src/coordinates/search/registry.js';
+import { search } from '../../src/coordinates/search/search.js';
 import { tempDir } from '../scratch.js';
 
 const built = loadRegistry();

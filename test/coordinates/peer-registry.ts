@@ -6,8 +6,8 @@
  */
 
 import path from 'node:path';
-import { projInfo } from '../../src/coordinates/proj.js';
-import { SYSTEM_GRIDS } from '../../src/coordinates/proj-data.js';
+import { projInfo } from '../../src/coordinates/proj/proj.js';
+import { SYSTEM_GRIDS } from '../../src/coordinates/proj/proj-data.js';
 
 export const sameRegistry: NodeJS.ProcessEnv = {
   ...process.env,

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { crsInfo, queryRegistry } from '../../src/coordinates/proj.js';
+import { crsInfo, queryRegistry } from '../../src/coordinates/proj/proj.js';
 import { PlanCache, transformPoints, type XYZ } from '../../src/coordinates/transform.js';
 import { requirePeers } from '../peers.js';
 import { OPERATIONS_CHANGED_SINCE_V10_076 } from './peer-differences.js';

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { projInfo } from '../../src/coordinates/proj.js';
+import { projInfo } from '../../src/coordinates/proj/proj.js';
 import { newAccount, startTestServer, type TestServer } from '../helpers.js';
 
 let server: TestServer;

@@ -16,8 +16,8 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { loadRegistry } from '../../src/coordinates/registry.js';
-import { search } from '../../src/coordinates/search.js';
+import { loadRegistry } from '../../src/coordinates/search/registry.js';
+import { search } from '../../src/coordinates/search/search.js';
 import { requirePeers } from '../peers.js';
 import { sameRegistry } from './peer-registry.js';
 

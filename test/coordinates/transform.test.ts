@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { crsInfo } from '../../src/coordinates/proj.js';
+import { crsInfo } from '../../src/coordinates/proj/proj.js';
 import { parseCoordinates, parseOperations, PlanCache, TransformError, transformPoints, type XYZ } from '../../src/coordinates/transform.js';
 import { requirePeers } from '../peers.js';
 import { LAEA_INVERSE_SOURCES, laeaEuropeInverse, PEER_ON_DEBIAN_REGISTRY, SMALLER_AREA_SINCE_PROJ_9_3 } from './peer-differences.js';

@@ -7,9 +7,9 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { crsInfo } from '../../src/coordinates/proj.js';
-import { loadRegistry } from '../../src/coordinates/registry.js';
-import { search, type TransformationItem } from '../../src/coordinates/search.js';
+import { crsInfo } from '../../src/coordinates/proj/proj.js';
+import { loadRegistry } from '../../src/coordinates/search/registry.js';
+import { search, type TransformationItem } from '../../src/coordinates/search/search.js';
 import { PlanCache, TransformError, transformPoints, type XYZ } from '../../src/coordinates/transform.js';
 
 const registry = loadRegistry();

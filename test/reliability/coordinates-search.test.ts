@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sharedRegistry } from '../../src/coordinates/routes.js';
-import { search, type SearchResult } from '../../src/coordinates/search.js';
+import { search, type SearchResult } from '../../src/coordinates/search/search.js';
 import { healthLatencies, latencyFigures } from '../health-probe.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 

@@ -7,7 +7,7 @@ import { releaseCanvas } from '../../render/paint/canvas-pool.js';
 import type { Format } from '../image-format.js';
 import type { LoadedMap } from '../registry.js';
 import { encodePixels } from '../static/encode.js';
-import { drawMap } from '../static/static-image.js';
+import { drawMap } from '../draw-map.js';
 import { metatileViewport, tilesOf, type Metatile } from './metatile.js';
 
 export interface MetatileJob {

@@ -6,7 +6,7 @@
  * platform/errors.ts does for the JSON errors.
  */
 
-import { escapeXml } from '../../platform/xml.js';
+import { escapeXml } from './xml.js';
 
 export type OwsExceptionCode =
   | 'MissingParameterValue'

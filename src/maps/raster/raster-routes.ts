@@ -20,13 +20,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
 import { ApiError } from '../../platform/errors.js';
-import { sendCached } from '../../platform/http-cache.js';
+import { sendCached } from '../../platform/http/http-cache.js';
 import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS, type Format } from '../image-format.js';
 import { INVALID_FORMAT, OUT_OF_BOUNDS, RENDER_UNAVAILABLE } from '../errors.js';
 import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
-import type { LoadedMap, MapRegistry } from '../registry.js';
+import { mapOf, type LoadedMap, type MapRegistry } from '../registry.js';
 import { mapLinks, publicOrigin } from '../serve/links.js';
-import { mapOf } from '../serve/style-routes.js';
 import { tileJsonSchema, type TileJson } from '../serve/tilejson.js';
 import type { RasterTileRequest, RasterTiles, TileOrigin } from './raster-tiles.js';
 import type { RasterTileSize } from './metatile.js';

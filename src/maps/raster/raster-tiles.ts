@@ -10,7 +10,7 @@
  * it fails over to rendering the same way.
  */
 
-import { etagOf } from '../../platform/http-cache.js';
+import { etagOf } from '../../platform/http/http-cache.js';
 import { Lru } from '../../platform/lru.js';
 import type { Metrics } from '../../platform/metrics.js';
 import { silentLog, type Log } from '../../render/source/log.js';

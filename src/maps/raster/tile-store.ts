@@ -16,4 +16,3 @@ export interface RasterTileStore {
 }
 
 export const RASTER_STORES = ['none', 'folder', 'database'] as const;
-export type RasterStoreKind = (typeof RASTER_STORES)[number];

@@ -12,7 +12,7 @@
  * format), so a template per set without `{TileMatrixSet}` would hand one set's tiles to the other.
  */
 
-import { escapeXml } from '../../platform/xml.js';
+import { escapeXml } from './xml.js';
 import { CONTENT_TYPES } from '../image-format.js';
 import type { LoadedMap } from '../registry.js';
 import { OWS_NAMESPACE } from './ows-exception.js';

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { Lru } from '../../platform/lru.js';
-import { sendCached } from '../../platform/http-cache.js';
+import { sendCached } from '../../platform/http/http-cache.js';
 
 export interface FontRouteOptions {
   gate: KeyGate;

@@ -12,11 +12,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, NotFoundError } from '../../platform/errors.js';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { Lru } from '../../platform/lru.js';
-import { sendCached } from '../../platform/http-cache.js';
-import type { MapRegistry } from '../registry.js';
+import { sendCached } from '../../platform/http/http-cache.js';
+import { mapOf, type MapRegistry } from '../registry.js';
 import { readLimited } from '../../render/sprite/read.js';
 import { defaultSpriteLimits, spriteEntries, spriteFiles, type SpriteLimits } from '../../render/sprite/sprite.js';
-import { mapOf } from './style-routes.js';
 
 export interface SpriteRouteOptions {
   gate: KeyGate;

@@ -9,9 +9,9 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
-import { etagOf, matchesTag, sendCached } from '../../platform/http-cache.js';
+import { etagOf, matchesTag, sendCached } from '../../platform/http/http-cache.js';
 import { mapLinks, publicOrigin } from './links.js';
-import type { LoadedMap, MapRegistry } from '../registry.js';
+import { mapOf, type LoadedMap, type MapRegistry } from '../registry.js';
 import { GeoJsonSource } from '../../render/source/geojson.js';
 import type { MapSource } from '../../render/source/source.js';
 import { rewriteStyle } from './style-rewrite.js';
@@ -36,12 +36,6 @@ const params = (...names: string[]) => ({
 });
 
 type Request<P> = { Params: P; Querystring: { key: string; language?: string } };
-
-export function mapOf(registry: MapRegistry, mapId: string): LoadedMap {
-  const map = registry.get(mapId);
-  if (!map) throw new NotFoundError();
-  return map;
-}
 
 export function sourceOf(map: LoadedMap, id: string): MapSource {
   const source = map.sources.get(id);

@@ -18,12 +18,12 @@ import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { ApiError, NotFoundError } from '../../platform/errors.js';
 import { INVALID_FORMAT, OUT_OF_BOUNDS } from '../errors.js';
-import { sendCached } from '../../platform/http-cache.js';
-import type { MapRegistry } from '../registry.js';
+import { sendCached } from '../../platform/http/http-cache.js';
+import { mapOf, type MapRegistry } from '../registry.js';
 import type { Log } from '../../render/source/log.js';
 import type { TileFormat } from '../../render/source/source.js';
 import { tileRangeOfBounds } from '../../render/view/tile-cover.js';
-import { mapOf, sourceOf } from './style-routes.js';
+import { sourceOf } from './style-routes.js';
 
 const gunzipAsync = promisify(gunzip);
 

@@ -8,7 +8,7 @@
  */
 
 import type { FastifyInstance } from 'fastify';
-import { consolePage } from '../../platform/console.js';
+import { consolePage } from '../../platform/http/console.js';
 import { errorBody } from '../../platform/errors.js';
 
 export async function viewerRoutes(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {

@@ -13,7 +13,7 @@
  */
 
 import sharp from 'sharp';
-import { HttpClient, HttpClientError } from '../../platform/http-client.js';
+import { HttpClient, HttpClientError } from '../../platform/http/http-client.js';
 import { Lru } from '../../platform/lru.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Metrics } from '../../platform/metrics.js';

@@ -5,19 +5,15 @@
  * Used by the render workers and by `meridian render`; everything it needs arrives in the job, so it runs the same in both.
  */
 
-import { loadImage, type Canvas, type Image } from '@napi-rs/canvas';
+import { loadImage, type Image } from '@napi-rs/canvas';
 import { attributionText, drawAttribution } from './draw/attribution.js';
 import { frameOf } from './draw/frame.js';
 import { drawMarkers } from './draw/markers.js';
 import { drawPaths } from './draw/paths.js';
 import { encodeImage } from './encode.js';
-import { registerFonts } from './fonts.js';
 import type { Path, MarkerGroup } from './overlays.js';
 import type { LoadedMap } from '../registry.js';
-import { compileStyle, type CompiledStyle } from '../../render/style/style.js';
-import { Lru } from '../../platform/lru.js';
-import { CACHED_LANGUAGES, localizedStyle } from '../language.js';
-import { renderMap } from '../../render/renderer.js';
+import { drawMap } from '../draw-map.js';
 import type { Attribution } from './draw/attribution.js';
 import type { Format } from '../image-format.js';
 import { drawLegend, weatherImage, type StaticWeather } from './weather-layer.js';
@@ -35,37 +31,6 @@ export interface StaticImageJob {
   language: string | null;
   /** A weather moment drawn under the labels, with its legend (weather-layer.ts); none when absent. */
   weather?: StaticWeather;
-}
-
-/** Per map, its style compiled for each language asked for lately ('' for the style's own). */
-const compiled = new WeakMap<LoadedMap, Lru<string, CompiledStyle>>();
-
-/** The map's style in `language`, compiled once per map, language and thread. */
-export function compiledStyleOf(map: LoadedMap, language: string | null): CompiledStyle {
-  let byLanguage = compiled.get(map);
-  if (!byLanguage) {
-    // One more than the languages: the style's own stays while they come and go.
-    byLanguage = new Lru(CACHED_LANGUAGES + 1);
-    compiled.set(map, byLanguage);
-  }
-  const key = language ?? '';
-  return byLanguage.get(key) ?? byLanguage.set(key, compileStyle(localizedStyle(map.style, language)));
-}
-
-/** The map alone, as the renderer draws it for an image in `format`: JPEG has no alpha, so it is drawn over white. */
-export async function drawMap(
-  map: LoadedMap,
-  viewport: Viewport,
-  format: Format,
-  language: string | null,
-  signal?: AbortSignal,
-  beneathLabels?: Canvas,
-): Promise<Canvas> {
-  const fonts = map.fonts();
-  registerFonts(fonts);
-  const images = await map.images(viewport.pixelRatio);
-  const background = format === 'jpg' ? '#ffffff' : undefined;
-  return renderMap(compiledStyleOf(map, language), map.sources, viewport, { signal, images, fonts, background, beneathLabels });
 }
 
 export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {

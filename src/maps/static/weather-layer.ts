@@ -3,7 +3,7 @@
  * paints it in the browser (console/src/weather-tiles.ts): the value-encoded tiles of the two
  * keyframes around the time, each channel decoded as `min + channel / 255 × (max − min)`, the two
  * interpolated linearly, wind shown as its speed, coloured by the variable's ramp
- * (platform/weather-ramps.ts). Each image pixel takes the tile pixel under its centre (nearest) at
+ * (weather/ramps.ts). Each image pixel takes the tile pixel under its centre (nearest) at
  * the pyramid zoom nearest the view's, the deepest zoom beyond it; no data (alpha 0) in either
  * keyframe is left transparent. The layer is an image the renderer draws under the labels, at the
  * console's default opacity (0.8).
@@ -16,13 +16,13 @@
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import sharp from 'sharp';
 import { openArchive } from '../../platform/pmtiles.js';
-import { colorLookup, type Stop } from '../../platform/weather-ramps.js';
+import { colorLookup, type Stop } from '../../weather/ramps.js';
 import { SANS_FONT } from './fonts.js';
 import type { Frame } from './draw/frame.js';
 import type { Legend } from './request.js';
-import type { WeatherMoment } from '../../weather/moment.js';
+import type { WeatherMoment } from '../../weather/read/moment.js';
 
-/** What a static image needs to draw a weather moment: the moment (weather/moment.ts), its ramp and legend. */
+/** What a static image needs to draw a weather moment: the moment (weather/read/moment.ts), its ramp and legend. */
 export interface StaticWeather extends WeatherMoment {
   ramp: Stop[];
   legend: Legend;

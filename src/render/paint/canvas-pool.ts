@@ -41,8 +41,3 @@ export function releaseCanvas(canvas: Canvas): void {
   freeBytes += bytes;
   while (freeBytes > MAX_FREE_BYTES) freeBytes -= surfaceBytes(free.shift()!);
 }
-
-/** Bytes of the surfaces waiting for reuse. */
-export function pooledCanvasBytes(): number {
-  return freeBytes;
-}

@@ -6,7 +6,7 @@
  * Sources and sprites are named by the operator's styles, so hosts on private networks are allowed.
  */
 
-import { HttpClient, HttpClientError } from '../../platform/http-client.js';
+import { HttpClient, HttpClientError } from '../../platform/http/http-client.js';
 import { redactUrl } from '../../platform/logging.js';
 import type { TileStore } from './encoded.js';
 import { expandTemplate, type Scheme } from './template.js';

@@ -7,7 +7,7 @@
  */
 
 import { open } from 'node:fs/promises';
-import { HttpClientError } from '../../platform/http-client.js';
+import { HttpClientError } from '../../platform/http/http-client.js';
 import { redactUrl } from '../../platform/logging.js';
 import { failureReason, sourceClient } from '../source/http.js';
 import { hasScheme, isHttpUrl, localPath } from '../source/template.js';

@@ -16,7 +16,7 @@ import Database from 'better-sqlite3';
 import { Compression, PMTiles, SharedPromiseCache, TileType as PmtilesTileType, type Header, type Source } from 'pmtiles';
 import { redactUrl } from '../../platform/logging.js';
 import { LocalFile, type TileType } from '../../platform/pmtiles.js';
-import { xOfLongitude, yOfLatitude } from '../../platform/web-mercator.js';
+import { MAX_LATITUDE, xOfLongitude, yOfLatitude } from '../../platform/web-mercator.js';
 import { defaultHttpOptions, failureReason, sourceClient } from '../../render/source/http.js';
 import { HttpRangeSource } from '../../render/source/pmtiles.js';
 import { isHttpUrl } from '../../render/source/template.js';
@@ -54,7 +54,7 @@ export interface AddedArchive {
 const PMTILES_MAGIC = Buffer.from('PMTiles');
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0');
 const PMTILES_HEADER = 127;
-const WORLD: Region = [-180, -85.0511287798066, 180, 85.0511287798066];
+const WORLD: Region = [-180, -MAX_LATITUDE, 180, MAX_LATITUDE];
 
 const tileTypes: Partial<Record<PmtilesTileType, TileType>> = {
   [PmtilesTileType.Mvt]: 'mvt',

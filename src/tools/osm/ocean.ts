@@ -18,6 +18,7 @@
 import type { Polygon, Position } from 'geojson';
 import { inSea, readCoastline, type Region } from '../gshhg.js';
 import { inside, signedArea } from '../ring.js';
+import { latitudeOfY, yOfLatitude } from '../../platform/web-mercator.js';
 
 export const CELL_DEGREES = 0.5;
 /** How far beside a coast line its side is tested, in degrees (about a metre). */
@@ -263,9 +264,9 @@ export function tileEdges([west, south, east, north]: Region, zoom: number): { x
   const n = 2 ** zoom;
   const xs: number[] = [];
   for (let x = Math.floor(((west + 180) / 360) * n) + 1; (x / n) * 360 - 180 < east; x++) xs.push((x / n) * 360 - 180);
-  const latOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / n))) * 180) / Math.PI;
+  const latOf = (y: number) => latitudeOfY(y / n);
   const ys: number[] = [];
-  const top = Math.floor(((1 - Math.log(Math.tan(((north * Math.PI) / 180 + Math.PI / 2) / 2)) / Math.PI) / 2) * n) + 1;
+  const top = Math.floor(yOfLatitude(north) * n) + 1;
   for (let y = top; latOf(y) > south; y++) ys.push(latOf(y));
   return { xs, ys: ys.filter((lat) => lat < north).reverse() };
 }

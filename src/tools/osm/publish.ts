@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { MAP_ID, type Schema } from '../../maps/definition.js';
+import { MAP_ID, type Schema } from '../../platform/map-names.js';
 import type { Region } from '../gshhg.js';
 import type { Progress } from '../../platform/progress.js';
 import { acquireLock, LockHeldError } from '../../platform/storage/lock.js';
@@ -29,7 +29,7 @@ export interface PublishedStyle {
   style: string;
 }
 
-/** What the definitions say of the maps' data (maps/definition.ts): its schema, extent and, when its archive names one, where the maps open. */
+/** What the definitions say of the maps' data (maps/definition.ts, platform/map-names.ts): its schema, extent and, when its archive names one, where the maps open. */
 export interface DataFacts {
   schema: Schema;
   bounds: Region;

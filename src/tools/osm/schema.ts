@@ -14,7 +14,7 @@
  * looks broken, and a style written for the schema can be added as a map definition by hand.
  */
 
-import type { Schema } from '../../maps/definition.js';
+import type { Schema } from '../../platform/map-names.js';
 import type { AddedArchive } from './added-archive.js';
 import { ArchiveError } from './added-archive.js';
 

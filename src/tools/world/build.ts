@@ -20,6 +20,7 @@ import type { PartTask } from './tile-worker.js';
 import { countryColors, readNaturalEarth, type NaturalEarth, type NaturalEarthScale } from './natural-earth.js';
 import { PART_UNITS, partsOf, type LayerFeatures } from './tiles.js';
 import { silentProgress, type Progress } from '../../platform/progress.js';
+import { MAX_LATITUDE } from '../../platform/web-mercator.js';
 
 /**
  * Builds the default `world` map: Natural Earth and GSHHG into a PMTiles archive of vector tiles,
@@ -133,7 +134,7 @@ export async function buildWorld(outDir: string, options: BuildOptions = {}): Pr
     tileCompression: 'gzip',
     minZoom: 0,
     maxZoom: maxzoom,
-    bounds: [-180, -85.0511287798, 180, 85.0511287798],
+    bounds: [-180, -MAX_LATITUDE, 180, MAX_LATITUDE],
     center: [0, 20, Math.min(2, maxzoom)],
     metadata: {
       name: 'world',

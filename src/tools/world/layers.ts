@@ -1,6 +1,7 @@
 import type { Feature, Geometry, Polygon, Position } from 'geojson';
 import type { Gshhg, GshhgResolution } from '../gshhg.js';
 import type { NaturalEarth, NaturalEarthScale } from './natural-earth.js';
+import { xOfLongitude, yOfLatitude } from '../../platform/web-mercator.js';
 
 /**
  * What goes into which tile layer of the world archive, from which data at which zoom. Coarse data
@@ -89,8 +90,7 @@ const lakePixels = 12;
 
 /** Web Mercator, the unit square that tile 0/0/0 covers. */
 function project([lon, lat]: Position): [number, number] {
-  const sin = Math.sin((Math.max(-85.0511, Math.min(85.0511, lat!)) * Math.PI) / 180);
-  return [lon! / 360 + 0.5, 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)];
+  return [xOfLongitude(lon!), yOfLatitude(lat!)];
 }
 
 function projectedArea(ring: readonly Position[]): number {

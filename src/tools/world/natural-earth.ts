@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { Feature, LineString, MultiLineString, MultiPolygon, Polygon, Position } from 'geojson';
 import { feature, mesh, neighbors } from 'topojson-client';
 import type { GeometryCollection, GeometryObject, Topology } from 'topojson-specification';
+import { MAX_LATITUDE } from '../../platform/web-mercator.js';
 
 /**
  * Natural Earth as npm `world-atlas` ships it: TopoJSON of the admin-0 countries and of the land,
@@ -97,7 +98,7 @@ function lines(geometry: MultiLineString): LineString[] {
 }
 
 /** Beyond this latitude Web Mercator has nothing to show; Natural Earth closes Antarctica there. */
-const mercatorLimit = 85.0511287798;
+const mercatorLimit = MAX_LATITUDE;
 
 function onAntimeridian(lon: number): boolean {
   return Math.abs(Math.abs(lon) - 180) < 1e-4;

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { ApiError } from '../../../src/platform/errors.js';
 import { IconLoader, type IconLimits } from '../../../src/maps/static/icons.js';
-import { isPrivateAddress } from '../../../src/platform/http-client.js';
+import { isPrivateAddress } from '../../../src/platform/http/http-client.js';
 import { defaultConfig } from '../../../src/config.js';
 
 const limits: IconLimits = { ...defaultConfig.maps.icons, maxBytes: 4096, timeoutMs: 1000, cacheEntries: 2, allowPrivateAddresses: true };

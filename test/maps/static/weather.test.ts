@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { colorLookup, rampOf } from '../../../src/platform/weather-ramps.js';
+import { colorLookup, rampOf } from '../../../src/weather/ramps.js';
 import { attributionText } from '../../../src/maps/static/draw/attribution.js';
-import { weatherCredit } from '../../../src/weather/credit.js';
+import { weatherCredit } from '../../../src/weather/providers/credit.js';
 import { buildKeyframe } from '../../../src/weather/tileset.js';
 import { defaultVariables } from '../../../src/weather/variables.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
@@ -14,7 +14,7 @@ import { globalField } from '../../weather/fields.js';
  * keyframes' tiles through the API, decodes each pixel as the console does
  * (`min + channel / 255 × (max − min)`, the two keyframes interpolated linearly), takes for each
  * image pixel the tile pixel under its centre at the view's zoom, colours it with the console's own
- * ramp lookup (src/platform/weather-ramps.ts, which the console imports) and lays it, at the
+ * ramp lookup (src/weather/ramps.ts, which the console imports) and lays it, at the
  * console's default opacity 0.8, over the same map drawn without weather. Tolerance: 1 in each
  * channel (the PNG round trip is lossless; 1 leaves room for the ramp's rounding), on every pixel
  * (those images leave the attribution out: with weather it credits the source, tested apart).

@@ -1,9 +1,0 @@
-import type { Migration } from './storage/migrate.js';
-
-export const platformMigrations: Migration[] = [
-  {
-    version: 1,
-    name: 'platform settings',
-    sql: `CREATE TABLE meridian_settings (name text PRIMARY KEY, value text NOT NULL)`,
-  },
-];
