@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { CoordinatesPool } from './coordinates/pool.js';
+import { backgroundPool, CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { projInfo } from './coordinates/proj/proj.js';
 import { coordinatesCaches } from './coordinates/background-cache.js';
@@ -215,7 +215,8 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const coordinates = new CoordinatesPool(config.coordinates);
   metrics.watchWorkerPool('coordinates', () => coordinates.load());
   const registry = sharedRegistry({ dataDir: config.dataDir, log: publicApp.log });
-  const caches = coordinatesCaches(config.dataDir, registry, coordinates, config.coordinates, publicApp.log);
+  const background = backgroundPool(coordinates, config.coordinates);
+  const caches = coordinatesCaches(config.dataDir, registry, background, config.coordinates, publicApp.log);
   const geocoder = new Geocoder(config.dataDir, config.geocoding, publicApp.log);
   await geocoder.started;
   const details = {
@@ -338,6 +339,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       await pool.close();
       const stopping = caches.stop();
       await coordinates.close();
+      await background.close();
       await stopping;
       await geocoder.close();
       await maps.close();

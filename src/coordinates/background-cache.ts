@@ -6,9 +6,9 @@
  * of after minutes of PROJ work (`meridian coordinates build-cache` stays, for operators who prefer
  * to build ahead):
  *
- * - one task of a few CRSs at a time, on the coordinates pool, and only while no request waits for
- *   a thread: a search or a transform never queues behind more than one small task, and the pool's
- *   threads run at low priority;
+ * - one task of a few CRSs at a time, on a coordinates thread of its own at low priority
+ *   (pool.ts, `backgroundPool`), and only while no request has the pool's threads: the build
+ *   takes the CPU that searches and transforms leave over;
  * - searches meanwhile take what the build has finished and compute the rest on demand, as without
  *   a cache;
  * - the files are written atomically when the build is complete; `/ready` (`coordinates_cache`)

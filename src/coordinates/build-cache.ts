@@ -73,7 +73,7 @@ export async function buildCoordinatesCache(dataDir: string, config: Coordinates
   }
   progress.note(`Building ${file} and ${exportsFile}: ${'problem' in current ? current.problem : `exports: ${(currentExports as { problem: string }).problem}`}`);
   const codes = [...registry.crs.keys()];
-  const pool = new CoordinatesPool({ ...config, queue: config.workers, timeoutMs: CHUNK_BUDGET_MS }, STUCK_MS);
+  const pool = new CoordinatesPool({ ...config, queue: config.workers, timeoutMs: CHUNK_BUDGET_MS }, { stuckMs: STUCK_MS, lowPriority: true });
   try {
     const { defaults, exports, leftOut } = await computeDefaults(codes, (task) => pool.derive(task), config.workers, progress);
     writeDerivedCache(file, defaults, key);

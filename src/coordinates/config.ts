@@ -22,7 +22,7 @@ export const coordinatesSettings = section({
     default: true,
     env: 'MERIDIAN_COORDINATES_BUILD_CACHE',
     description:
-      'when the data directory has no current coordinates cache, the server builds it in the background on the coordinates pool (about 5 minutes of CPU, at low priority and only while no request waits) and saves it; searches compute what they need meanwhile',
+      'when the data directory has no current coordinates cache, the server builds it in the background on a coordinates thread of its own (about 5 minutes of CPU, at low priority and only while no request has the pool) and saves it; searches compute what they need meanwhile',
   }),
   timeoutMs: Type.Integer({
     minimum: 100,

@@ -22,6 +22,7 @@
 import { ApiError } from '../platform/errors.js';
 import { Lru } from '../platform/lru.js';
 import { WorkerPool } from '../platform/worker-pool.js';
+import type { BackgroundPool } from './background-cache.js';
 import type { CoordinatesConfig } from './config.js';
 import type { Derived, DeriveTask } from './derive.js';
 import type { Deriver } from './search/search.js';
@@ -38,8 +39,11 @@ export class CoordinatesPool implements Deriver, Transforms {
   private readonly refusals = new Lru<string, string>(REFUSALS);
   readonly timeoutMs: number;
 
-  /** `stuckMs`: how long past the budget a PROJ call may run before its thread is stopped. */
-  constructor(config: CoordinatesConfig, stuckMs = STUCK_MS) {
+  /**
+   * `stuckMs`: how long past the budget a PROJ call may run before its thread is stopped;
+   * `lowPriority`: threads at nice 10, for work no request waits for (the background cache build).
+   */
+  constructor(config: CoordinatesConfig, { stuckMs = STUCK_MS, lowPriority = false }: { stuckMs?: number; lowPriority?: boolean } = {}) {
     this.timeoutMs = config.timeoutMs;
     this.pool = new WorkerPool({
       filename: new URL('./worker.js', import.meta.url),
@@ -47,6 +51,7 @@ export class CoordinatesPool implements Deriver, Transforms {
       queue: config.queue,
       timeoutMs: config.timeoutMs + stuckMs,
       tasks: 'coordinate operations',
+      workerData: { lowPriority },
     });
   }
 
@@ -89,3 +94,20 @@ export class CoordinatesPool implements Deriver, Transforms {
     return this.pool.close();
   }
 }
+
+/**
+ * What the background cache build (background-cache.ts) runs on: a thread of its own at low
+ * priority, started with the build's first task and ended a minute after its last, so the threads
+ * that answer requests keep the server's priority; the build still waits while requests have
+ * `serving`'s threads.
+ */
+export function backgroundPool(serving: CoordinatesPool, config: CoordinatesConfig): BackgroundPool & { close(): Promise<void> } {
+  const builder = new CoordinatesPool({ ...config, workers: 1, queue: 1 }, { lowPriority: true });
+  return {
+    timeoutMs: builder.timeoutMs,
+    load: () => serving.load(),
+    derive: (task) => builder.derive(task),
+    close: () => builder.close(),
+  };
+}
+

@@ -5,12 +5,15 @@
  * the items. The thread keeps its own transformation plans, refusals included: PROJ objects cannot
  * leave the thread that made them.
  *
- * The thread lowers its own scheduling priority (on Linux a thread has its own nice value), as the
- * weather ingest threads do: on a small or busy machine the serving thread still gets a core when
- * it needs one, and PROJ takes the time left over.
+ * A thread of the background pool (`lowPriority`, background-cache.ts) lowers its own scheduling
+ * priority (on Linux a thread has its own nice value), as the weather ingest threads do: the build
+ * takes the time left over. The threads that answer requests keep the server's priority: at nice 10
+ * on a machine busy with other work a transform of 50 points waited hundreds of milliseconds for
+ * CPU (13 requests a second through HTTP at load 11, against thousands at nice 0).
  */
 
 import { setPriority } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import { derive, type Derived, type DeriveTask } from './derive.js';
 import { PlanCache, runTransform, type TransformOutcome, type TransformTask } from './transform.js';
 
@@ -21,7 +24,7 @@ export type PoolTask =
 
 export type PoolResult = Derived | TransformOutcome;
 
-setPriority(10);
+if ((workerData as { lowPriority?: boolean } | undefined)?.lowPriority) setPriority(10);
 
 const plans = new PlanCache();
 
