@@ -77,7 +77,7 @@ export class Geocoder {
   }
 
   private current(): PlaceIndex {
-    if (!this.index) throw new ApiError(INDEX_BUILDING, 'unavailable', { 'retry-after': '5' });
+    if (!this.index) throw new ApiError(INDEX_BUILDING, 'unavailable', { 'retry-after': '5' }, 'starting');
     return this.index;
   }
 
