@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
@@ -41,6 +41,27 @@ function parseMistake(error: Error & { code?: string }): string {
   return 'Invalid arguments';
 }
 
+/**
+ * `--bbox -10,40,10,50` as `--bbox=-10,40,10,50`: a value that starts with a minus sign and a digit
+ * (a negative number) follows an option that takes a value; node:util's parseArgs would take it for
+ * an option of its own and answer that the option needs a value.
+ */
+export function joinNegativeValues(argv: readonly string[], valued: ReadonlySet<string>): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : arg === '-o' ? 'output' : null;
+    if (name !== null && !name.includes('=') && valued.has(name) && next !== undefined && /^-\.?\d/.test(next)) {
+      joined.push(`--${name}=${next}`);
+      i++;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
+}
+
 /** The version of this installation, from its package.json. */
 function version(): string {
   return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -63,45 +84,44 @@ function checkCommand(command: string, sub: string | undefined, given: string[])
 /** Runs the `meridian` command; resolves to the process exit code. */
 export async function main(argv: string[]): Promise<number> {
   let parsed;
+  const options = {
+    data: { type: 'string' },
+    config: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    account: { type: 'string' },
+    key: { type: 'string' },
+    since: { type: 'string' },
+    model: { type: 'string' },
+    run: { type: 'string' },
+    attribution: { type: 'string' },
+    center: { type: 'string' },
+    bounds: { type: 'string' },
+    auto: { type: 'boolean' },
+    size: { type: 'string' },
+    format: { type: 'string' },
+    path: { type: 'string', multiple: true },
+    markers: { type: 'string', multiple: true },
+    padding: { type: 'string' },
+    language: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    out: { type: 'string' },
+    id: { type: 'string' },
+    minzoom: { type: 'string' },
+    maxzoom: { type: 'string' },
+    store: { type: 'string' },
+    bbox: { type: 'string' },
+    zooms: { type: 'string' },
+    'tile-size': { type: 'string' },
+    scale: { type: 'string' },
+    yes: { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean' },
+  } as const;
+  const valued = new Set(Object.entries(options).flatMap(([name, option]) => (option.type === 'string' ? [name] : [])));
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        data: { type: 'string' },
-        config: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        account: { type: 'string' },
-        key: { type: 'string' },
-        since: { type: 'string' },
-        model: { type: 'string' },
-        run: { type: 'string' },
-        attribution: { type: 'string' },
-        center: { type: 'string' },
-        bounds: { type: 'string' },
-        auto: { type: 'boolean' },
-        size: { type: 'string' },
-        format: { type: 'string' },
-        path: { type: 'string', multiple: true },
-        markers: { type: 'string', multiple: true },
-        padding: { type: 'string' },
-        language: { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        out: { type: 'string' },
-        id: { type: 'string' },
-        minzoom: { type: 'string' },
-        maxzoom: { type: 'string' },
-        store: { type: 'string' },
-        bbox: { type: 'string' },
-        zooms: { type: 'string' },
-        'tile-size': { type: 'string' },
-        scale: { type: 'string' },
-        yes: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean' },
-      },
-    });
+    parsed = parseArgs({ args: joinNegativeValues(argv, valued), allowPositionals: true, options });
   } catch (error) {
     // The command's own usage when its name is among the arguments.
     const words = argv.filter((arg) => !arg.startsWith('-'));
@@ -241,7 +261,9 @@ export async function main(argv: string[]): Promise<number> {
     const request = await adminRequest(command, sub, args, values);
     if (request.op === 'accounts.delete' && !values.yes) await confirmDeletion(config, request.accountId);
     const result = await runAdmin(config, request);
-    print(result);
+    const listing = request.op === 'usage' || request.op === 'accounts.list';
+    if (listing && !values.json && process.stdout.isTTY && Array.isArray(result)) process.stdout.write(formatTable(result as Record<string, unknown>[]));
+    else print(result);
     // An ingest that published some files but not others has not done what was asked.
     const failed = request.op === 'weather.ingest' ? (result as IngestReport).failed : [];
     if (failed.length > 0) {
@@ -256,7 +278,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     if (error instanceof MapsUsageError || error instanceof SeedUsageError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(`meridian: ${error.message}\n\n${usageOf(['maps', sub ?? ''])}\n`);
       return 2;
     }
     if (error instanceof ConfigError || error instanceof ControlError || error instanceof ApiError || error instanceof ExtractError || error instanceof ArchiveError) {
@@ -294,6 +316,8 @@ async function adminRequest(
     if (args.length === 0) throw new UsageError('weather ingest needs at least one FILE', ['weather', 'ingest']);
     const model = values.model ?? 'gfs';
     if (!/^[a-z0-9_-]{1,32}$/.test(model)) throw new UsageError('--model must be 1 to 32 of a-z, 0-9, _ and -', ['weather', 'ingest']);
+    // Before anything opens the data directory (which makes it, with a master key and a database).
+    for (const file of args) checkGribInput(file);
     return { op: 'weather.ingest', files: args.map((file) => path.resolve(file)), model, attribution: values.attribution ?? model.toUpperCase() };
   }
   if (command === 'usage') {
@@ -325,6 +349,28 @@ async function adminRequest(
     default:
       throw new UsageError(`Unknown accounts command "${sub ?? ''}"`);
   }
+}
+
+/** A file `weather ingest` can read: a regular file starting as GRIB, bzip2 or gzip does; else an error naming it. */
+function checkGribInput(file: string): void {
+  let head: Buffer;
+  try {
+    if (!statSync(file).isFile()) throw new ControlError(`${file}: not a file`);
+    const fd = openSync(file, 'r');
+    try {
+      head = Buffer.alloc(4);
+      readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if (error instanceof ControlError) throw error;
+    throw new ControlError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  const grib = head.toString('latin1') === 'GRIB';
+  const bzip2 = head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68;
+  const gzip = head[0] === 0x1f && head[1] === 0x8b;
+  if (!grib && !bzip2 && !gzip) throw new ControlError(`${file}: not a GRIB2 file (it does not start with "GRIB", and is not bzip2 or gzip)`);
 }
 
 /**
@@ -366,6 +412,17 @@ async function runAdmin(config: Config, request: AdminRequest): Promise<unknown>
   } finally {
     await meridian.close();
   }
+}
+
+/** Rows as a table for a terminal: a header of the field names, columns padded, numbers right-aligned. */
+export function formatTable(rows: readonly Record<string, unknown>[]): string {
+  if (rows.length === 0) return '(none)\n';
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const numeric = columns.map((column) => rows.every((row) => typeof row[column] === 'number' || row[column] == null));
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
+  const line = (cells: string[]) => cells.map((text, i) => (numeric[i] ? text.padStart(widths[i]!) : text.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(columns), line(widths.map((width) => '-'.repeat(width))), ...rows.map((row) => line(columns.map((column) => cell(row[column]))))].join('\n') + '\n';
 }
 
 function print(value: unknown): void {

@@ -11,6 +11,7 @@ import { MapRegistry } from '../maps/registry.js';
 import { parseStaticRequest, type Query } from '../maps/static/request.js';
 import { renderStaticImage } from '../maps/static/static-image.js';
 import { RenderUsageError } from './usage.js';
+import { ApiError } from '../platform/errors.js';
 
 export interface RenderOptions {
   map: string;
@@ -48,16 +49,23 @@ export async function renderToFile(config: Config, options: RenderOptions): Prom
   const areas = [options.center, options.bounds, options.auto ? 'auto' : undefined].filter((area) => area !== undefined);
   if (areas.length !== 1) throw new RenderUsageError('render needs exactly one of --center lon,lat,zoom, --bounds minx,miny,maxx,maxy and --auto');
   const format = renderFormat(options.out, options.format);
+  const query: Query = { path: options.path, markers: options.markers };
+  if (options.attribution !== undefined) query.attribution = options.attribution;
+  if (options.padding !== undefined) query.padding = options.padding;
+  if (options.language !== undefined) query.language = options.language;
+  const spec = `${areas[0]}/${options.size}.${format}`;
+  try {
+    // Checked before the maps are opened: a malformed --center, --size, --path… is a mistake in the command, and its usage follows.
+    parseStaticRequest(options.map, spec, query, 0);
+  } catch (error) {
+    if (error instanceof ApiError && error.failure === 'invalid') throw new RenderUsageError(error.message);
+    throw error;
+  }
   const log = { warn: (message: string) => process.stderr.write(`${message}\n`), error: (message: string) => process.stderr.write(`${message}\n`) };
   const registry = await MapRegistry.open(config, { log });
   try {
     const map = registry.get(options.map);
     if (!map) throw new Error(`No map "${options.map}" in ${MapRegistry.folderOf(config)} (maps.dir, MERIDIAN_MAPS_DIR) or maps.definitions; configured maps: ${registry.ids().join(', ') || 'none'}`);
-    const query: Query = { path: options.path, markers: options.markers };
-    if (options.attribution !== undefined) query.attribution = options.attribution;
-    if (options.padding !== undefined) query.padding = options.padding;
-    if (options.language !== undefined) query.language = options.language;
-    const spec = `${areas[0]}/${options.size}.${format}`;
     const request = parseStaticRequest(map.id, spec, query, 0, map.formats);
     const icons = await new IconLoader(config.maps.icons).load(request.markers.flatMap((group) => (group.icon ? [group.icon] : [])));
     // The command reads no weather catalog: it draws maps only (parseStaticRequest sees no weather here).

@@ -31,7 +31,13 @@ export const commands: CommandHelp[] = [
     options: [],
     examples: ["meridian accounts create 'Acme Maps'"],
   },
-  { name: 'accounts list', synopsis: ['accounts list'], description: 'list accounts', options: [], examples: ['meridian accounts list'] },
+  {
+    name: 'accounts list',
+    synopsis: ['accounts list [--json]'],
+    description: 'list accounts: a table on a terminal, JSON with --json or when the output is not a terminal',
+    options: ['json'],
+    examples: ['meridian accounts list', 'meridian accounts list --json'],
+  },
   {
     name: 'accounts rename',
     synopsis: ['accounts rename ACCOUNT NAME'],
@@ -62,9 +68,9 @@ export const commands: CommandHelp[] = [
   },
   {
     name: 'usage',
-    synopsis: ['usage [--account ID] [--key ID] [--since YYYY-MM-DD]'],
-    description: 'requests per API key per day, with the key’s and the account’s names',
-    options: ['account', 'key', 'since'],
+    synopsis: ['usage [--account ID] [--key ID] [--since YYYY-MM-DD] [--json]'],
+    description: 'requests per API key per day, with the key’s and the account’s names: a table on a terminal, JSON with --json or when the output is not a terminal',
+    options: ['account', 'key', 'since', 'json'],
     examples: ['meridian usage', 'meridian usage --account 5f0c…-… --since 2026-01-01'],
   },
   {

@@ -73,7 +73,7 @@ export class CoordinatesPool implements Deriver, Transforms {
       timer = setTimeout(() => {
         const pair = `EPSG:${task.source} to EPSG:${task.target}${task.ops.length > 0 ? ` with ops ${task.ops.join('|')}` : ''}`;
         log.warn({ s_srs: task.source, t_srs: task.target, ops: task.ops, limitMs: this.timeoutMs }, `transform ${pair} over its time limit: PROJ is still searching operations for the pair; its answer is kept for the next request`);
-        reject(new ApiError(`Transforming from ${pair} needed more than ${this.timeoutMs} ms of PROJ work; PROJ goes on and keeps its answer: try again shortly`, 'unavailable', { 'retry-after': '1' }));
+        reject(new ApiError(`Transforming from ${pair} needed more than ${this.timeoutMs} ms of PROJ work; PROJ goes on and keeps its answer: try again shortly`, 'unavailable', { 'retry-after': '1' }, 'timeout'));
       }, this.timeoutMs);
     });
     // The task goes on after a 503; its own failure then has no one to hear it.

@@ -100,7 +100,8 @@ export class Geocoder {
   private current(): PlaceIndex {
     if (!this.index) {
       const message = this.state === 'off' ? INDEX_OFF : this.state === 'building' ? INDEX_BUILDING : INDEX_FAILED;
-      throw new ApiError(message, 'unavailable', { 'retry-after': this.state === 'building' ? '5' : '60' });
+      // Only a build in progress is a 503 reason of its own (`starting`); an index that is off or failed is logged once, at start.
+      throw new ApiError(message, 'unavailable', { 'retry-after': this.state === 'building' ? '5' : '60' }, this.state === 'building' ? 'starting' : undefined);
     }
     return this.index;
   }

@@ -13,6 +13,17 @@ import { DatabaseUnavailableError, type Database } from '../platform/storage/dat
 
 export const keyRejectedMessage = 'Key is missing, invalid or restricted';
 
+/**
+ * What a refusal adds to the documented words, for a key that exists and was refused by one of its
+ * rules: its holder can act on it, and someone without the key learns nothing (the request had to
+ * carry the key). The allowed origins and user agent are not named. A missing or unknown key, or
+ * one deleted, gets the documented words alone, as guessing keys must learn nothing.
+ */
+const refusalDetail: Partial<Record<KeyRefusal, string>> = {
+  origin: 'this key does not accept requests from this origin (Origin or Referer)',
+  'user-agent': 'this key does not accept requests with this User-Agent',
+};
+
 /** The key a request was admitted with. */
 export interface AdmittedKey {
   id: string;
@@ -32,7 +43,7 @@ export const GATE_UNAVAILABLE = 'The key could not be checked: the database is u
 export const gatedRoute = {
   security: [{ apiKey: [] }],
   response: {
-    403: { $ref: 'ErrorBody#', description: keyRejectedMessage },
+    403: { $ref: 'ErrorBody#', description: `${keyRejectedMessage}; a key refused by its origin or user-agent rule says which (\`${keyRejectedMessage}: this key does not accept requests from this origin…\`)` },
     429: { $ref: 'ErrorBody#', description: "Rate limit or monthly quota of the key, or the budget of unknown keys from the client address, exceeded; see Retry-After" },
     503: { $ref: 'ErrorBody#', description: GATE_UNAVAILABLE },
   },
@@ -172,7 +183,8 @@ export class KeyGate {
   private refuse(request: FastifyRequest, reason: KeyRefusal, keyId: string | null): ApiError {
     this.options.metrics?.keyRefused(reason);
     request.log.info({ refusal: reason, keyId }, 'key refused');
-    return new ApiError(keyRejectedMessage, 'forbidden');
+    const detail = refusalDetail[reason];
+    return new ApiError(detail ? `${keyRejectedMessage}: ${detail}` : keyRejectedMessage, 'forbidden');
   }
 
   private rateLimited(request: FastifyRequest, limit: 'key' | 'quota' | 'unknown-keys', keyId: string | null): void {

@@ -29,7 +29,8 @@ export async function reloadMaps(registry: MapRegistry, log: Logger, cause: stri
   try {
     const changes = await registry.reload();
     logMapChanges(changes, log);
-    log.info({ cause, maps: registry.ids(), changed: changes.length }, 'maps reloaded');
+    // A reload that found nothing new (a file event of a write still under way, a SIGHUP with no edit) stays quiet.
+    if (changes.length > 0) log.info({ cause, maps: registry.ids(), changed: changes.length }, 'maps reloaded');
     return changes;
   } catch (error) {
     log.error({ err: error, cause }, 'maps reload failed; the maps loaded before keep serving');

@@ -40,6 +40,14 @@ const statusOfFailure: Record<Failure, number> = {
   unavailable: 503,
 };
 
+/**
+ * Why a request was answered 503: a task ran past its time limit on a thread (`timeout`), its
+ * pool's queue was full (`queue`), the database did not answer (`database`), the task's estimated
+ * cost (its pixels at the learned cost per pixel) could not fit within the time limit behind the
+ * line (`budget`), or what it needs is still being built at start-up (`starting`).
+ */
+export type UnavailableReason = 'timeout' | 'queue' | 'database' | 'budget' | 'starting';
+
 /** The documented text of every 404. */
 export const NOT_FOUND = 'The item does not exist';
 /** The longest URL a request may have (and the longest path parameter), and its documented 414 text. */
@@ -55,6 +63,8 @@ export class ApiError extends Error {
     message: string,
     readonly failure: Failure = 'invalid',
     readonly headers: Record<string, string> = {},
+    /** For a 503: why, for the log and the metrics' `reason` label. */
+    readonly reason?: UnavailableReason,
   ) {
     super(message);
   }
@@ -71,6 +81,38 @@ export class NotFoundError extends ApiError {
   }
 }
 
+/** The reason each request answered 503 was given, for the metrics (read once its response is sent). */
+const unavailableReasons = new WeakMap<FastifyRequest, UnavailableReason>();
+
+export function unavailableReasonOf(request: FastifyRequest): UnavailableReason | undefined {
+  return unavailableReasons.get(request);
+}
+
+/** How often each 503 reason is logged at most; the refusals in between are counted into the next line. */
+export const UNAVAILABLE_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * Logs a 503's reason at `warn` once per reason and interval (a burst of refusals would otherwise
+ * flood the log with the same line), with how many refusals for that reason went unlogged since.
+ */
+function unavailableLogger(intervalMs: number) {
+  const last = new Map<UnavailableReason, { at: number; unlogged: number }>();
+  return (request: FastifyRequest, reason: UnavailableReason, message: string) => {
+    unavailableReasons.set(request, reason);
+    const now = Date.now();
+    const seen = last.get(reason);
+    if (seen && now - seen.at < intervalMs) {
+      seen.unlogged++;
+      return;
+    }
+    request.log.warn(
+      { reason, route: request.routeOptions.url ?? null, unloggedSince: seen?.unlogged ?? 0, intervalMs },
+      `503 (${reason}): ${message}`,
+    );
+    last.set(reason, { at: now, unlogged: 0 });
+  };
+}
+
 /** Fastify's own client-error codes, mapped to messages that do not echo the request back. */
 const fastifyMessages: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported Media Type: send application/json',
@@ -84,9 +126,11 @@ const fastifyMessages: Record<string, string> = {
  * Every failure leaves as the documented error body with the right status. Client errors keep their
  * status; anything unexpected is logged and answered with a generic 500 that reveals nothing.
  */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, unavailableLogIntervalMs = UNAVAILABLE_LOG_INTERVAL_MS): void {
+  const logUnavailable = unavailableLogger(unavailableLogIntervalMs);
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof ApiError) {
+      if (error.statusCode === 503 && error.reason) logUnavailable(request, error.reason, error.message);
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
     }
     if (error.validation) {

@@ -8,6 +8,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { unavailableReasonOf } from './errors.js';
 
 /** Why the key gate refused a request. */
 export type KeyRefusal = 'missing' | 'unknown' | 'origin' | 'user-agent';
@@ -59,8 +60,8 @@ export class Metrics {
 
   private readonly requests = new Counter({
     name: 'meridian_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'HTTP requests answered, by method, route pattern and status, and for a 503 its reason (timeout, queue, database, budget, starting)',
+    labelNames: ['method', 'route', 'status', 'reason'] as const,
     registers: [this.registry],
   });
   private readonly requestSeconds = new Histogram({
@@ -188,7 +189,8 @@ export class Metrics {
   instrument(app: FastifyInstance): void {
     app.addHook('onResponse', (request, reply, done) => {
       const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
-      this.requests.inc(labels);
+      const reason = reply.statusCode === 503 ? unavailableReasonOf(request) : undefined;
+      this.requests.inc(reason ? { ...labels, reason } : labels);
       this.requestSeconds.observe(labels, reply.elapsedTime / 1000);
       done();
     });

@@ -21,7 +21,7 @@
 
 import type { TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { ApiError } from './errors.js';
+import { ApiError, type UnavailableReason } from './errors.js';
 
 /**
  * How a pool sizes its tasks before running them: a task's units (pixels to draw) times a cost per
@@ -107,14 +107,14 @@ export class WorkerPool<Task, Result> {
    */
   async run(task: Task, late: string, transfer: TransferListItem[] = []): Promise<Result> {
     const { threads, queue, tasks } = this.options;
-    if (this.running.size + this.waiting.length >= threads + queue) throw busy(`Too many ${tasks} waiting; try again shortly`);
+    if (this.running.size + this.waiting.length >= threads + queue) throw busy(`Too many ${tasks} waiting; try again shortly`, 'queue');
     const admitted: Admitted = { units: this.options.cost?.unitsOf(task) };
     const sized = admitted.units !== undefined;
     // A sized task answers within the limit from its admission; an unsized one has the limit on its thread.
     const now = performance.now();
     const deadline = now + this.timeoutMs;
     if (this.running.size >= threads) {
-      const refused = busy(`Too many ${tasks} waiting to finish within ${this.timeoutMs} ms; try again shortly`);
+      const refused = busy(`Too many ${tasks} waiting to finish within ${this.timeoutMs} ms; try again shortly`, 'budget');
       const own = this.estimateMs(admitted);
       if (sized) {
         if (now + this.lineMs() + own > deadline) throw refused;
@@ -129,7 +129,7 @@ export class WorkerPool<Task, Result> {
         const timer = sized
           ? setTimeout(() => {
               this.waiting.splice(this.waiting.indexOf(place), 1);
-              reject(busy(`Too many ${tasks} waiting: the ${tasks} ahead ran past their estimates, and this one can no longer finish within ${this.timeoutMs} ms; try again shortly`));
+              reject(busy(`Too many ${tasks} waiting: the ${tasks} ahead ran past their estimates, and this one can no longer finish within ${this.timeoutMs} ms; try again shortly`, 'budget'));
             }, Math.max(0, Math.floor(deadline - own - now)))
           : undefined;
         this.waiting.push(place);
@@ -151,7 +151,7 @@ export class WorkerPool<Task, Result> {
     } catch (error) {
       if ((error as Error).name === 'AbortError' || (error as Error).name === 'TimeoutError') {
         this.remember(admitted, performance.now() - started);
-        throw busy(`${late} within ${this.timeoutMs} ms`);
+        throw busy(`${late} within ${this.timeoutMs} ms`, 'timeout');
       }
       throw error;
     } finally {
@@ -227,6 +227,6 @@ export class WorkerPool<Task, Result> {
   }
 }
 
-function busy(message: string): ApiError {
-  return new ApiError(message, 'unavailable', { 'retry-after': retryAfterSeconds });
+function busy(message: string, reason: UnavailableReason): ApiError {
+  return new ApiError(message, 'unavailable', { 'retry-after': retryAfterSeconds }, reason);
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanUp, onPostgres, testConfig } from '../helpers.js';
 import { freePort, tempDir } from '../scratch.js';
 import { KIRCHBERG, requirePeers } from '../peers.js';
+import { formatTable } from '../../src/cli/main.js';
 import { ecmwfFields, publishEcmwfStep } from '../weather/ecmwf-files.js';
 import { ForecastServer } from '../weather/forecast-server.js';
 
@@ -324,6 +325,12 @@ test('unknown options, missing values and missing sub-commands get our one line 
     [['help', 'nope'], 'meridian: Unknown command "nope"', /^Usage: meridian <command>/m],
     [['render', 'world', '--auto', '--size', '64x64', '-o', 'map.gif'], 'meridian: cannot tell the image format from map.gif: name it .png, .jpg or .webp, or give --format', /^Usage: meridian render /m],
     [['render', 'world', '--auto', '--size', '64x64', '--format', 'png', '-o', 'map.jpg'], 'meridian: --format png contradicts map.jpg, whose extension says jpg', /^Usage: meridian render /m],
+    // Before, a malformed area exited 1 with the parser's words and no usage.
+    [['render', 'world', '--center', '10,50', '--size', '64x64', '-o', 'map.png'], 'meridian: Missing zoom in the area: {lon},{lat},{zoom}, {minx},{miny},{maxx},{maxy} or auto', /^Usage: meridian render /m],
+    [['render', 'world', '--center', '10,50,30', '--size', '64x64', '-o', 'map.png'], 'meridian: Out of bounds: zoom 30 is above 22', /^Usage: meridian render /m],
+    // A negative number is the option's value (before: "--bbox needs a value"); seeding without a store says so, with the usage.
+    [['maps', 'seed', 'world', '--bbox', '-10,40,10,50'], 'meridian: maps seed fills the shared raster tile store: set maps.rasterStore (MERIDIAN_MAPS_RASTER_STORE) to folder or database', /^Usage: meridian maps seed /m],
+    [['render', 'world', '--center', '-10,-40,30', '--size', '64x64', '-o', 'map.png'], 'meridian: Out of bounds: zoom 30 is above 22', /^Usage: meridian render /m],
   ];
   for (const [args, line, usage] of cases) {
     const result = await run(args);
@@ -366,4 +373,35 @@ test('weather fetch --model ifs downloads and ingests an ECMWF run, showing its 
     await server.close();
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+test('weather ingest checks its files before it makes a data directory', async () => {
+  const fresh = path.join(tempDir(), 'data');
+  const refused = await new Promise<{ code: number; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'weather', 'ingest', '/etc/passwd', '--data', fresh], { env: { ...env, DATABASE_URL: '' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
+  });
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.equal(refused.stderr, '/etc/passwd: not a GRIB2 file (it does not start with "GRIB", and is not bzip2 or gzip)\n');
+  assert.ok(!existsSync(fresh), 'no data directory was made for a file that is not GRIB');
+});
+
+test('usage and accounts list: JSON off a terminal and with --json; a table on one', async () => {
+  const listed = await run(['accounts', 'list', '--json']);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.ok(Array.isArray(JSON.parse(listed.stdout)));
+  const usage = await run(['usage']);
+  assert.equal(usage.code, 0, usage.stderr);
+  assert.ok(Array.isArray(JSON.parse(usage.stdout)), 'JSON when the output is not a terminal');
+  assert.equal(
+    formatTable([
+      { account_id: 'a1', name: 'Acme Maps', api_keys: 12 },
+      { account_id: 'b22', name: 'B', api_keys: 3 },
+    ]),
+    'account_id  name       api_keys\n----------  ---------  --------\na1          Acme Maps        12\nb22         B                 3\n',
+  );
+  assert.equal(formatTable([]), '(none)\n');
 });

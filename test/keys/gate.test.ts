@@ -110,6 +110,22 @@ describe('the key gate', () => {
     assert.equal((await ping(server, q)).status, 403);
   });
 
+  test('a refusal says which rule refused an existing key, and no more than the documented words for an unknown one', async () => {
+    const byOrigin = await newKey({ origins: ['example.com'] });
+    const origin = await ping(server, `?key=${byOrigin.token}`, { origin: 'https://other.example' });
+    assert.equal(origin.status, 403);
+    assert.deepEqual(origin.body, { errors: [{ message: 'Key is missing, invalid or restricted: this key does not accept requests from this origin (Origin or Referer)' }] });
+    assert.ok(!JSON.stringify(origin.body).includes('example.com'), 'the allowed origins are not named');
+    const byAgent = await newKey({ user_agent: 'SecretApp/' });
+    const agent = await ping(server, `?key=${byAgent.token}`, { 'user-agent': 'curl/8.0' });
+    assert.deepEqual(agent.body, { errors: [{ message: 'Key is missing, invalid or restricted: this key does not accept requests with this User-Agent' }] });
+    for (const query of ['', '?key=', `?key=${byAgent.token}x`, `?key=${'a'.repeat(5000)}`]) {
+      assert.deepEqual((await ping(server, query)).body, rejected, query.slice(0, 20));
+    }
+    await server.meridian.keys.delete(accountId, byAgent.id);
+    assert.deepEqual((await ping(server, `?key=${byAgent.token}`, { 'user-agent': 'SecretApp/1' })).body, rejected, 'a deleted key');
+  });
+
   test('changing the settings of a cached key takes effect at once', async () => {
     const key = await newKey();
     const q = `?key=${key.token}`;

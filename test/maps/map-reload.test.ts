@@ -7,6 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
+import { reloadMaps } from '../../src/maps/map-reload.js';
+import type { MapChange, MapRegistry } from '../../src/maps/registry.js';
 import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 
 /** A map definition file whose inline style is one background of `color`. */
@@ -71,4 +73,20 @@ test('a new map appears, and a broken definition keeps the previous version serv
   assert.match(String(kept.msg), /not reloaded: invalid style.*previous version keeps serving/);
   assert.deepEqual(await centrePixel(), [255, 0, 0], 'the previous version still draws');
   assert.ok((await mapIds()).includes('plain'));
+});
+
+test('a reload logs only when a map changed: no "maps reloaded … changed: 0" line', async () => {
+  const said: { level: string; message: string }[] = [];
+  const log = {
+    info: (_fields: object, message: string) => said.push({ level: 'info', message }),
+    warn: (_fields: object, message: string) => said.push({ level: 'warn', message }),
+    error: (_fields: object, message: string) => said.push({ level: 'error', message }),
+  } as unknown as Parameters<typeof reloadMaps>[1];
+  let next: MapChange[] = [];
+  const registry = { reload: async () => next, ids: () => ['world'] } as unknown as MapRegistry;
+  for (let i = 0; i < 8; i++) await reloadMaps(registry, log, 'file change');
+  assert.equal(said.length, 0, `reloads that changed nothing were logged: ${JSON.stringify(said)}`);
+  next = [{ id: 'wo2', change: 'added' } as MapChange];
+  await reloadMaps(registry, log, 'file change');
+  assert.deepEqual(said.map((line) => line.message), ['map "wo2" added', 'maps reloaded']);
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { InjectOptions } from 'fastify';
-import { loggerOptions, redactUrl } from '../../src/platform/logging.js';
+import { loggedUserAgent, loggerOptions, redactUrl } from '../../src/platform/logging.js';
 import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 
 test('redactUrl removes credential values from query strings', () => {
@@ -41,7 +41,7 @@ test('no token and no key= value reaches a log line, whatever the request', asyn
   for (const request of requests) await app.inject(request);
 
   const text = logs.text;
-  assert.ok(logs.lines.length >= requests.length * 2, 'requests were logged');
+  assert.ok(logs.lines.length >= requests.length, 'requests were logged');
   assert.ok(!text.includes(key.token), 'an API key token was logged');
   assert.ok(!text.includes(serviceToken), 'a service token was logged');
   assert.doesNotMatch(text, /key=(?!REDACTED)/, 'a key= value was logged');
@@ -73,7 +73,7 @@ test('a key sent under any parameter whose name holds "key" or "token" never rea
   const before = logs.lines.length;
   for (const url of urls) await server.server.public.inject({ method: 'GET', url });
   const written = logs.lines.slice(before);
-  assert.ok(written.length >= urls.length * 2, 'requests were logged');
+  assert.ok(written.length >= urls.length, 'requests were logged');
   const leaked = written.filter((line) => line.includes(token) || line.includes(encodeURIComponent(token)));
   assert.deepEqual(leaked, [], 'a key reached the log');
   assert.ok(written.some((line) => line.includes('api_key=REDACTED')), 'the parameter is kept, its value redacted');
@@ -109,4 +109,47 @@ test('logged errors carry no query parameters or details a database driver attac
   assert.ok(!logged.includes('SECRET'), logged);
   assert.match(logged, /duplicate key value/);
   assert.match(logged, /23505/);
+});
+
+test('one access line per request: method, route template, redacted URL, status, time, bytes, key id, client and user agent', async () => {
+  const { accountId } = await newAccount(server.meridian, 'access');
+  const key = await server.meridian.keys.create(accountId, {});
+  const id = 'access-line-1';
+  const response = await server.server.public.inject({
+    method: 'GET',
+    url: `/ping?key=${key.token}&x=1`,
+    headers: { 'x-request-id': id, 'user-agent': 'curl/8.5.0' },
+    remoteAddress: '192.0.2.7',
+  });
+  assert.equal(response.statusCode, 200);
+  const lines = logs.lines.map((line) => JSON.parse(line)).filter((entry) => entry.reqId === id);
+  // Fastify's default logging writes "incoming request" and "request completed": two lines.
+  assert.equal(lines.length, 1, JSON.stringify(lines));
+  const [line] = lines;
+  assert.equal(line.msg, 'request completed');
+  assert.equal(line.method, 'GET');
+  assert.equal(line.route, '/ping');
+  assert.equal(line.url, '/ping?key=REDACTED&x=1');
+  assert.equal(line.status, 200);
+  assert.equal(typeof line.ms, 'number');
+  assert.equal(line.bytes, response.rawPayload.byteLength);
+  assert.ok(line.bytes > 0);
+  assert.equal(line.keyId, key.id);
+  assert.equal(line.client, '192.0.2.7');
+  assert.equal(line.userAgent, 'curl/8.5.0');
+  assert.ok(!JSON.stringify(line).includes(key.token));
+
+  const unmatched = 'access-line-2';
+  await server.server.public.inject({ method: 'GET', url: '/nowhere', headers: { 'x-request-id': unmatched } });
+  const [missing] = logs.lines.map((text) => JSON.parse(text)).filter((entry) => entry.reqId === unmatched);
+  assert.equal(missing.status, 404);
+  assert.equal(missing.route, null);
+  assert.equal(missing.keyId, null);
+});
+
+test('a user agent is logged short and without what looks like a key', () => {
+  assert.equal(loggedUserAgent('app/1.0 (key=SECRET; linux)'), 'app/1.0 (key=REDACTED; linux)');
+  assert.equal(loggedUserAgent('tool token: SECRET'), 'tool token: REDACTED');
+  assert.equal(loggedUserAgent('x'.repeat(500))!.length, 201);
+  assert.equal(loggedUserAgent(undefined), undefined);
 });

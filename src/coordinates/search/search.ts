@@ -829,7 +829,7 @@ export async function searchWith(registry: Registry, cache: SearchCache, deriver
     if (!derived.complete) {
       throw new ApiError(`The search needed more than ${deriver.timeoutMs} ms of PROJ work; what it computed is kept: try again shortly`, 'unavailable', {
         'retry-after': '1',
-      });
+      }, 'timeout');
     }
   }
   return answer(registry, page, options);

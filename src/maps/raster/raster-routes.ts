@@ -22,7 +22,7 @@ import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendCached } from '../../platform/http/http-cache.js';
 import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS, type Format } from '../image-format.js';
-import { INVALID_FORMAT, OUT_OF_BOUNDS, RENDER_UNAVAILABLE } from '../errors.js';
+import { invalidFormat, outOfBounds, RENDER_UNAVAILABLE, valueOutside } from '../errors.js';
 import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
 import { mapOf, type LoadedMap, type MapRegistry } from '../registry.js';
 import { mapLinks, publicOrigin } from '../serve/links.js';
@@ -57,10 +57,12 @@ export function parseTile(map: LoadedMap, size: RasterTileSize, z: number, x: nu
   const match = TILE_NAME.exec(name);
   if (!match) throw new ApiError(INVALID_TILE);
   const format = match[3] as Format;
-  if (!FORMATS.includes(format) || !map.formats.includes(format)) throw new ApiError(INVALID_FORMAT);
+  if (!FORMATS.includes(format) || !map.formats.includes(format)) throw invalidFormat(format, map.formats);
   const y = Number(match[1]);
   const { minzoom, maxzoom } = rasterZooms(map, size);
-  if (z < minzoom || z > maxzoom || x >= 2 ** z || y >= 2 ** z) throw new ApiError(OUT_OF_BOUNDS);
+  if (z < minzoom || z > maxzoom) throw outOfBounds(valueOutside('zoom', z, minzoom, maxzoom, `(map "${map.id}" has ${size}-px tiles at zooms ${minzoom} to ${maxzoom})`));
+  if (x >= 2 ** z) throw outOfBounds(valueOutside('x', x, 0, 2 ** z - 1, `at zoom ${z}`));
+  if (y >= 2 ** z) throw outOfBounds(valueOutside('y', y, 0, 2 ** z - 1, `at zoom ${z}`));
   return { y, pixelRatio: match[2] ? 2 : 1, format };
 }
 
@@ -145,7 +147,7 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
       async (request, reply) => {
         const map = mapOf(registry, request.params.mapId);
         const format = (request.query.format ?? map.formats[0]) as Format;
-        if (!map.formats.includes(format)) throw new ApiError(INVALID_FORMAT);
+        if (!map.formats.includes(format)) throw invalidFormat(format, map.formats);
         const languageOf = parseLanguage(request.query.language);
         let template = mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key).rasterTiles(size, format);
         if (languageOf !== null) template += `&language=${encodeURIComponent(languageOf)}`;

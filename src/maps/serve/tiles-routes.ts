@@ -17,7 +17,7 @@ import { gunzip } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, type KeyGate } from '../../keys/gate.js';
 import { ApiError, NotFoundError } from '../../platform/errors.js';
-import { INVALID_FORMAT, OUT_OF_BOUNDS } from '../errors.js';
+import { invalidFormat, outOfBounds, valueOutside } from '../errors.js';
 import { sendCached } from '../../platform/http/http-cache.js';
 import { mapOf, type MapRegistry } from '../registry.js';
 import type { Log } from '../../render/source/log.js';
@@ -97,10 +97,11 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
     },
     async (request, reply) => {
       const { mapId, source: sourceId, z, x, y, format } = request.params;
-      if (x >= 2 ** z || y >= 2 ** z) throw new ApiError(OUT_OF_BOUNDS);
+      if (x >= 2 ** z) throw outOfBounds(valueOutside('x', x, 0, 2 ** z - 1, `at zoom ${z}`));
+      if (y >= 2 ** z) throw outOfBounds(valueOutside('y', y, 0, 2 ** z - 1, `at zoom ${z}`));
       const map = mapOf(registry, mapId);
       const source = sourceOf(map, sourceId);
-      if (format !== source.format) throw new ApiError(INVALID_FORMAT);
+      if (format !== source.format) throw invalidFormat(format, [source.format]);
       let tile;
       try {
         tile = await source.getTileData(z, x, y);

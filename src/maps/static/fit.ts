@@ -5,7 +5,7 @@
 
 import { latitudeOfY, longitudeOfX, MAX_LATITUDE, wrapLongitude as wrap, xOfLongitude as mercatorX, yOfLatitude as mercatorY, type LonLat } from '../../platform/web-mercator.js';
 import { MAX_ZOOM, MIN_ZOOM, TILE_SIZE, type Viewport } from '../../render/view/viewport.js';
-import { OUT_OF_BOUNDS } from '../errors.js';
+import { lonLatOutside, outOfBounds, valueOutside } from '../errors.js';
 import { ApiError } from '../../platform/errors.js';
 
 /** [west, south, east, north] in degrees; west > east crosses the antimeridian. */
@@ -22,10 +22,9 @@ export const SINGLE_POINT_ZOOM = 14;
 
 /** Checks a viewport given by the client: a centre on the Mercator square and a zoom of the pyramid. */
 export function checkViewport(center: LonLat, zoom: number): void {
-  const [lon, lat] = center;
-  if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= MAX_LATITUDE && zoom >= MIN_ZOOM && zoom <= MAX_ZOOM)) {
-    throw new ApiError(OUT_OF_BOUNDS);
-  }
+  const outside = lonLatOutside(center, MAX_LATITUDE);
+  if (outside !== null) throw outOfBounds(outside);
+  if (!(zoom >= MIN_ZOOM && zoom <= MAX_ZOOM)) throw outOfBounds(valueOutside('zoom', zoom, MIN_ZOOM, MAX_ZOOM));
 }
 
 /**
@@ -35,9 +34,9 @@ export function checkViewport(center: LonLat, zoom: number): void {
  */
 export function fitBounds(bounds: Bounds, width: number, height: number, padding: number, pixelRatio: 1 | 2 = 1): Viewport {
   const [west, south, east, north] = bounds;
-  if (!(Math.abs(west) <= 180 && Math.abs(east) <= 180 && Math.abs(south) <= 90 && Math.abs(north) <= 90 && south <= north)) {
-    throw new ApiError(OUT_OF_BOUNDS);
-  }
+  const outside = lonLatOutside([west, south], 90) ?? lonLatOutside([east, north], 90);
+  if (outside !== null) throw outOfBounds(`bounds ${outside}`);
+  if (!(south <= north)) throw outOfBounds(`bounds south ${south} is above north ${north}`);
   const x0 = mercatorX(west);
   const x1 = mercatorX(west > east ? east + 360 : east);
   return fitBox(x0, x1, mercatorY(north), mercatorY(south), width, height, padding, pixelRatio);

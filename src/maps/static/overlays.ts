@@ -11,7 +11,7 @@
  */
 
 import { parseColor, parseFill, rgba, type RGBA } from './color.js';
-import { OUT_OF_BOUNDS } from '../errors.js';
+import { lonLatOutside, outOfBounds } from '../errors.js';
 import { decodePolyline, PolylineError } from './polyline.js';
 import type { LonLat } from '../../platform/web-mercator.js';
 import { ApiError } from '../../platform/errors.js';
@@ -187,8 +187,9 @@ function orient(first: number, second: number, latlng: boolean): LonLat {
   return latlng ? [second, first] : [first, second];
 }
 
-function checkRange([lon, lat]: LonLat): void {
-  if (!(Math.abs(lon) <= 180 && Math.abs(lat) <= 90)) throw new ApiError(OUT_OF_BOUNDS);
+function checkRange(point: LonLat): void {
+  const outside = lonLatOutside(point, 90);
+  if (outside !== null) throw outOfBounds(outside);
 }
 
 function invalid(what: string): ApiError {

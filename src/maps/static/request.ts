@@ -16,7 +16,7 @@
 import { parseColor, parseFill } from './color.js';
 import { ATTRIBUTIONS, type Attribution } from './draw/attribution.js';
 import { FORMATS, type Format } from '../image-format.js';
-import { INVALID_FORMAT, INVALID_IMAGE_SIZE } from '../errors.js';
+import { INVALID_IMAGE_SIZE, invalidFormat } from '../errors.js';
 import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { autoViewport, checkViewport, fitBounds, type Bounds } from './fit.js';
@@ -84,7 +84,7 @@ export function parseStaticRequest(
   const size = SIZE.exec(spec.slice(slash + 1)) ?? imageMistake(spec.slice(slash + 1));
 
   const format = FORMATS.find((known) => known === size[4]);
-  if (!format || !allowedFormats.includes(format)) throw new ApiError(INVALID_FORMAT);
+  if (!format || !allowedFormats.includes(format)) throw invalidFormat(size[4], allowedFormats);
   const width = Number(size[1]);
   const height = Number(size[2]);
   if (!(width >= MIN_SIZE && width <= MAX_SIZE && height >= MIN_SIZE && height <= MAX_SIZE)) {

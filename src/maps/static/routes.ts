@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
 import { CONTENT_TYPES, IMAGE_CONTENT } from '../image-format.js';
-import { OUT_OF_BOUNDS, RENDER_UNAVAILABLE } from '../errors.js';
+import { outOfBounds, RENDER_UNAVAILABLE, valueOutside } from '../errors.js';
 import { sendCached } from '../../platform/http/http-cache.js';
 import type { IconLoader } from './icons.js';
 import type { RenderPool } from '../render-pool.js';
@@ -149,28 +149,29 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     return { bytes: await drawing, hit: false };
   };
 
-  app.get(
-    '/api/maps/:mapId/static/:area/:image',
-    route('Static map image by centre and zoom ({lon},{lat},{zoom}), bounds ({minx},{miny},{maxx},{maxy}) or auto', text('lon,lat,zoom | minx,miny,maxx,maxy | auto')),
-    async (request: FastifyRequest<{ Params: { mapId: string; area: string; image: string }; Querystring: Query }>, reply: FastifyReply) => {
-      const { mapId, area, image: imageSpec } = request.params;
-      const map = options.registry.get(mapId);
-      if (!map) throw new NotFoundError();
-      const parsed = parseStaticRequest(mapId, `${area}/${imageSpec}`, request.query, Buffer.byteLength(request.raw.url ?? ''), map.formats);
-      const viewport = withinMapZooms(parsed, map);
-      const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
-      const weather = parsed.weather ? await staticWeather(options, parsed.weather) : undefined;
-      const render = () => options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language, weather });
-      if (isThumbnail(parsed, request.query, map)) {
-        const { bytes, hit } = await thumbnail(map, parsed.format, render);
-        reply.header('x-cache', hit ? 'hit' : 'miss');
-        return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
-      }
-      const bytes = await render();
-      // A weather image changes with the next run, as the catalog does: cached as long as the catalog.
-      return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], weather ? WEATHER_MAX_AGE_SECONDS : options.maxAgeSeconds);
-    },
-  );
+  const staticImage = route('Static map image by centre and zoom ({lon},{lat},{zoom}), bounds ({minx},{miny},{maxx},{maxy}) or auto', text('lon,lat,zoom | minx,miny,maxx,maxy | auto'));
+  const handler = async (request: FastifyRequest<{ Params: { mapId: string; area: string; image: string }; Querystring: Query }>, reply: FastifyReply) => {
+    const { mapId, area, image: imageSpec } = request.params;
+    const map = options.registry.get(mapId);
+    if (!map) throw new NotFoundError();
+    const parsed = parseStaticRequest(mapId, `${area}/${imageSpec}`, request.query, Buffer.byteLength(request.raw.url ?? ''), map.formats);
+    const viewport = withinMapZooms(parsed, map);
+    const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
+    const weather = parsed.weather ? await staticWeather(options, parsed.weather) : undefined;
+    const render = () => options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language, weather });
+    if (isThumbnail(parsed, request.query, map)) {
+      const { bytes, hit } = await thumbnail(map, parsed.format, render);
+      reply.header('x-cache', hit ? 'hit' : 'miss');
+      return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
+    }
+    const bytes = await render();
+    // A weather image changes with the next run, as the catalog does: cached as long as the catalog.
+    return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], weather ? WEATHER_MAX_AGE_SECONDS : options.maxAgeSeconds);
+  };
+  app.get('/api/maps/:mapId/static/:area/:image', staticImage, handler);
+  // MapTiler Cloud spells the same image without `/api` (api.maptiler.com/maps/{mapId}/static/…),
+  // MapTiler Server with it: a client moving from either gets the same image. Hidden: one operation.
+  app.get('/maps/:mapId/static/:area/:image', { schema: { ...staticImage.schema, hide: true } }, handler);
 }
 
 async function staticWeather(options: StaticMapRouteOptions, request: NonNullable<StaticRequest['weather']>): Promise<StaticWeather> {
@@ -185,7 +186,7 @@ async function staticWeather(options: StaticMapRouteOptions, request: NonNullabl
 function withinMapZooms(request: StaticRequest, map: LoadedMap): Viewport {
   const { viewport } = request;
   if (request.kind === 'center') {
-    if (viewport.zoom < map.minzoom || viewport.zoom > map.maxzoom) throw new ApiError(OUT_OF_BOUNDS);
+    if (viewport.zoom < map.minzoom || viewport.zoom > map.maxzoom) throw outOfBounds(valueOutside('zoom', viewport.zoom, map.minzoom, map.maxzoom, `(map "${map.id}" has zooms ${map.minzoom} to ${map.maxzoom})`));
     return viewport;
   }
   return { ...viewport, zoom: Math.min(map.maxzoom, Math.max(map.minzoom, viewport.zoom)) };

@@ -62,7 +62,7 @@ export class DatabaseUnavailableError extends ApiError {
     override readonly cause: unknown,
     readonly outage: boolean,
   ) {
-    super(DATABASE_UNAVAILABLE, 'unavailable', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) });
+    super(DATABASE_UNAVAILABLE, 'unavailable', { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) }, 'database');
   }
 }
 

@@ -149,8 +149,8 @@ describe('GET /maps/{mapId}/{z}/{x}/{y}.{format}', () => {
     for (const [url, status, message] of [
       ['/maps/pngonly/7/0/0.png', 400, 'Out of bounds'],
       ['/maps/pngonly/256/8/0/0.png', 400, 'Out of bounds'],
-      ['/maps/pngonly/2/4/0.png', 400, 'Out of bounds'],
-      ['/maps/pngonly/2/0/4.png', 400, 'Out of bounds'],
+      ['/maps/pngonly/2/4/0.png', 400, 'Out of bounds: x 4 is outside 0..3 at zoom 2'],
+      ['/maps/pngonly/2/0/4.png', 400, 'Out of bounds: y 4 is outside 0..3 at zoom 2'],
       ['/maps/pngonly/2/0/0.jpg', 400, 'Invalid format'],
       ['/maps/pngonly/2/0/0.gif', 400, 'Invalid format'],
       ['/maps/pngonly/2/0/zero.png', 400, 'Invalid tile'],
@@ -240,6 +240,6 @@ describe('GET /maps/{mapId}/tiles.json', () => {
     assert.match(document.tiles[0]!, /\{z\}\/\{x\}\/\{y\}\.jpg\?key=.*&language=de$/);
     const refused = await get('/maps/pngonly/tiles.json?format=jpg');
     assert.equal(refused.statusCode, 400);
-    assert.equal((refused.json() as { errors: { message: string }[] }).errors[0]!.message, 'Invalid format');
+    assert.equal((refused.json() as { errors: { message: string }[] }).errors[0]!.message, 'Invalid format: "jpg" is not one of png');
   });
 });

@@ -105,14 +105,14 @@ describe('GET /maps/{mapId}/tiles/{source}/{z}/{x}/{y}.{format}', () => {
 
   test('bad z/x/y and a format that is not the source’s are 400', async () => {
     const cases: [string, string | RegExp][] = [
-      ['/maps/test/tiles/places/1/2/0.pbf', 'Out of bounds'],
-      ['/maps/test/tiles/places/1/0/2.pbf', 'Out of bounds'],
+      ['/maps/test/tiles/places/1/2/0.pbf', 'Out of bounds: x 2 is outside 0..1 at zoom 1'],
+      ['/maps/test/tiles/places/1/0/2.pbf', 'Out of bounds: y 2 is outside 0..1 at zoom 1'],
       ['/maps/test/tiles/places/31/0/0.pbf', /z/],
       ['/maps/test/tiles/places/a/0/0.pbf', /z/],
       ['/maps/test/tiles/places/0/-1/0.pbf', /x/],
       ['/maps/test/tiles/places/0/0/0.gif', /format/],
-      ['/maps/test/tiles/places/0/0/0.png', 'Invalid format'],
-      ['/maps/test/tiles/raster/0/0/0.pbf', 'Invalid format'],
+      ['/maps/test/tiles/places/0/0/0.png', 'Invalid format: "png" is not one of pbf'],
+      ['/maps/test/tiles/raster/0/0/0.pbf', /^Invalid format: "pbf" is not one of (png|jpg|webp)$/],
     ];
     for (const [url, message] of cases) {
       const response = await get(url);

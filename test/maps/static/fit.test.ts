@@ -8,7 +8,7 @@ import { autoViewport, checkViewport, fitBounds, SINGLE_POINT_ZOOM } from '../..
 const near = (actual: number, expected: number, tolerance = 1e-9): void => {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);
 };
-const outOfBounds = (error: unknown): boolean => error instanceof ApiError && error.statusCode === 400 && error.message === 'Out of bounds';
+const outOfBounds = (error: unknown): boolean => error instanceof ApiError && error.statusCode === 400 && error.message.startsWith('Out of bounds: ');
 
 test('at zoom 0 the world is 512 px: lon -180 at x 0, 180 at x 512, the equator at y 256', () => {
   assert.deepEqual(project(-180, 0, 0), [0, 256]);
@@ -107,4 +107,21 @@ test('a shortest path across the antimeridian is fitted around it; otherwise aro
 
 test('auto-fit with nothing to fit is a 400', () => {
   assert.throws(() => autoViewport({ paths: [], markers: [] }, 512, 512, 0.1, false), (error) => error instanceof ApiError && error.statusCode === 400);
+});
+
+test('out of bounds names the value and its range, after the documented words', () => {
+  const message = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'no error';
+  };
+  assert.equal(message(() => checkViewport([10, 50], 30)), 'Out of bounds: zoom 30 is above 22');
+  assert.equal(message(() => checkViewport([10, 50], -1)), 'Out of bounds: zoom -1 is below 0');
+  assert.equal(message(() => checkViewport([10, 95], 3)), 'Out of bounds: latitude 95 is outside -85.0511..85.0511');
+  assert.equal(message(() => checkViewport([190, 50], 3)), 'Out of bounds: longitude 190 is outside -180..180');
+  assert.equal(message(() => fitBounds([0, 10, 1, 5], 512, 512, 0)), 'Out of bounds: bounds south 10 is above north 5');
+  assert.equal(message(() => fitBounds([-181, 0, 0, 1], 512, 512, 0)), 'Out of bounds: bounds longitude -181 is outside -180..180');
 });

@@ -102,11 +102,11 @@ test('path option values are checked', () => {
 });
 
 test('coordinates outside |lon| <= 180, |lat| <= 90 are out of bounds', () => {
-  rejects(() => parsePath('181,0|0,0'), 400, 'Out of bounds');
-  rejects(() => parsePath('0,90.5|0,0'), 400, 'Out of bounds');
-  rejects(() => parsePath('100,0|0,0', {}, true), 400, 'Out of bounds');
-  rejects(() => parseMarkers(`${'9'.repeat(400)},0`), 400, 'Out of bounds');
-  rejects(() => parseMarkers('100,0', true), 400, 'Out of bounds');
+  rejects(() => parsePath('181,0|0,0'), 400, 'Out of bounds: longitude 181 is outside -180..180');
+  rejects(() => parsePath('0,90.5|0,0'), 400, 'Out of bounds: latitude 90.5 is outside -90..90');
+  rejects(() => parsePath('100,0|0,0', {}, true), 400, /^Out of bounds: /);
+  rejects(() => parseMarkers(`${'9'.repeat(400)},0`), 400, /^Out of bounds: /);
+  rejects(() => parseMarkers('100,0', true), 400, /^Out of bounds: /);
   assert.deepEqual(parsePath('180,90|-180,-90').points, [[180, 90], [-180, -90]]);
 });
 
@@ -144,7 +144,7 @@ test("our patterns accept exactly the strings the spec's patterns accept", () =>
  * repetitions, with their full size and the error each parser rejects them with.
  */
 const hostile: { name: string; make: (n: number) => string; size: number; path: string; markers: string }[] = [
-  { name: 'pairs without pipes', make: (n) => `${'1111111111,'.repeat(n)}x`, size: 400, path: 'Invalid path', markers: 'Out of bounds' },
+  { name: 'pairs without pipes', make: (n) => `${'1111111111,'.repeat(n)}x`, size: 400, path: 'Invalid path', markers: 'Out of bounds: longitude 1111111111 is outside -180..180' },
   { name: 'pairs, then a stray x', make: (n) => `${'1111111111,1111111111|'.repeat(n)}x`, size: 300, path: 'Invalid path', markers: 'Invalid markers' },
   { name: 'options only', make: (n) => 'fill:a|'.repeat(n), size: 1000, path: 'Invalid path', markers: 'Invalid markers' },
   { name: 'a long polyline', make: (n) => `enc:${'~'.repeat(n)}`, size: 5000, path: 'Invalid path', markers: 'Invalid markers' },

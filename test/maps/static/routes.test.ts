@@ -127,16 +127,30 @@ describe('GET /api/maps/{mapId}/static/...', () => {
     assert.deepEqual(fitted.at(100, 100), [255, 0, 255], 'the icon marker is drawn centred on its position');
   });
 
+  test('MapTiler Cloud\'s path, without /api, is the same image behind the same gate', async () => {
+    // Before, /maps/test/static/… fell to the raster tile route: 400 `params "z" must be integer`.
+    const ours = await get('/api/maps/test/static/0,0,1/100x100.png?attribution=false');
+    const maptilers = await get('/maps/test/static/0,0,1/100x100.png?attribution=false');
+    assert.equal(maptilers.statusCode, 200, maptilers.body);
+    assert.equal(maptilers.headers['content-type'], 'image/png');
+    assert.ok(maptilers.rawPayload.equals(ours.rawPayload), 'the same image');
+    const refused = await get('/maps/test/static/0,0,30/100x100.png');
+    assert.equal(refused.json().errors[0].message, 'Out of bounds: zoom 30 is above 22');
+    const anonymous = await server.server.public.inject({ method: 'GET', url: '/maps/test/static/0,0,1/100x100.png' });
+    assert.equal(anonymous.statusCode, 403);
+  });
+
   test('bad requests get the documented errors', async () => {
     const cases: [string, number, string | RegExp][] = [
       ['/api/maps/nope/static/0,0,1/100x100.png', 404, 'The item does not exist'],
-      ['/api/maps/test/static/0,0,1/100x100.gif', 400, 'Invalid format'],
-      ['/api/maps/pngonly/static/0,0,1/100x100.jpg', 400, 'Invalid format'],
+      ['/api/maps/test/static/0,0,1/100x100.gif', 400, 'Invalid format: "gif" is not one of png, jpg, webp'],
+      ['/api/maps/pngonly/static/0,0,1/100x100.jpg', 400, 'Invalid format: "jpg" is not one of png'],
       ['/api/maps/test/static/0,0,1/0x100.png', 400, 'Invalid image size'],
       ['/api/maps/test/static/0,0,1/2049x100.png', 400, 'Invalid image size'],
-      ['/api/maps/test/static/0,86,1/100x100.png', 400, 'Out of bounds'],
-      ['/api/maps/test/static/181,0,1/100x100.png', 400, 'Out of bounds'],
-      ['/api/maps/test/static/0,0,13/100x100.png', 400, 'Out of bounds'],
+      ['/api/maps/test/static/0,86,1/100x100.png', 400, 'Out of bounds: latitude 86 is outside -85.0511..85.0511'],
+      ['/api/maps/test/static/181,0,1/100x100.png', 400, 'Out of bounds: longitude 181 is outside -180..180'],
+      ['/api/maps/test/static/0,0,13/100x100.png', 400, /^Out of bounds: zoom 13 is above \d+ \(map "test" has zooms \d+ to \d+\)$/],
+      ['/api/maps/test/static/0,0,30/100x100.png', 400, 'Out of bounds: zoom 30 is above 22'],
       ['/api/maps/test/static/auto/100x100.png', 400, /Nothing to fit/],
       ['/api/maps/test/static/0,0,1/100x100.png?path=1,2', 400, 'Invalid path: a path needs at least two points'],
       ['/api/maps/test/static/10,50/800x600.png', 400, /^Missing zoom in the area/],
