@@ -21,6 +21,17 @@ const idleMs = Number(process.env.MERIDIAN_BENCH_SOAK_IDLE_MS ?? 10_000);
 const workers = process.env.MERIDIAN_MAPS_WORKERS ?? '1';
 const formats = ['png', 'jpg'] as const;
 
+/**
+ * The operations guide's memory budget (docs/operations.md, Memory), in MiB, for this soak's
+ * server: the process on the embedded database with the geocoding index, the raster tile cache,
+ * and per render thread its share of the decoded-tile cache plus what every thread holds besides.
+ * The soak fails when the last round's idle memory is above it.
+ */
+const BUDGET = { processMiB: 360, embeddedDatabaseMiB: 250, perThreadMiB: 150, tileCacheFactor: 1.7 };
+function budgetMiB(threads: number, tileCacheMB = 256, rasterCacheMB = 128): number {
+  return BUDGET.processMiB + BUDGET.embeddedDatabaseMiB + rasterCacheMB + threads * (BUDGET.tileCacheFactor * tileCacheMB + BUDGET.perThreadMiB);
+}
+
 /** The URLs of one round: its own views, the same for a round of the same number in every run. */
 function roundUrls(round: number, base: string, key: string): string[] {
   let seed = 1 + round * 7919;
@@ -58,7 +69,14 @@ try {
   const second = results[Math.min(1, results.length - 1)]!.idleRss;
   const last = results.at(-1)!.idleRss;
   console.log(`idle RSS per round (MiB): ${results.map((r) => r.idleRss.toFixed(0)).join(' → ')}; trend from round 2 to round ${results.length}: ${last >= second ? '+' : ''}${(last - second).toFixed(0)} MiB (${(((last - second) / second) * 100).toFixed(1)}%)`);
-  saveResults('static-soak', { renders, workers: Number(workers), idleMs, startRss, rounds: results });
+  const budget = budgetMiB(Number(workers));
+  saveResults('static-soak', { renders, workers: Number(workers), idleMs, startRss, rounds: results, budgetMiB: budget });
+  if (last > budget) {
+    console.error(`SOAK OVER BUDGET: idle RSS ${last.toFixed(0)} MiB after the last round, above the documented budget of ${budget.toFixed(0)} MiB for ${workers} render thread(s) (docs/operations.md, Memory)`);
+    process.exitCode = 1;
+  } else {
+    console.log(`within the documented budget: ${last.toFixed(0)} of ${budget.toFixed(0)} MiB for ${workers} render thread(s)`);
+  }
 } finally {
   await instance.stop();
   if (maps.temporary) rmSync(maps.dir, { recursive: true, force: true });
