@@ -9,8 +9,9 @@ import type { Static } from '@sinclair/typebox';
 import { coordinatesSettings } from './coordinates/config.js';
 import { keysSettings } from './keys/config.js';
 import { mapsSettings } from './maps/config.js';
+import { invalidProxyEntries } from './platform/client-network.js';
 import { platformSettings } from './platform/config.js';
-import { defaultsOf, environmentVariables as environmentOf, loadSettings, section, type ConfigSources } from './platform/settings.js';
+import { ConfigError, defaultsOf, environmentVariables as environmentOf, loadSettings, section, type ConfigSources } from './platform/settings.js';
 import { weatherSettings } from './weather/config.js';
 
 export { ConfigError, type ConfigSources } from './platform/settings.js';
@@ -27,6 +28,10 @@ export const environmentVariables = environmentOf(configSchema);
 /** Merges defaults, the config file, the environment and flags (in that order) and validates the result. */
 export function loadConfig(sources: ConfigSources = {}): Config {
   const config = loadSettings(configSchema, sources);
+  if (Array.isArray(config.trustProxy)) {
+    const invalid = invalidProxyEntries(config.trustProxy);
+    if (invalid.length > 0) throw new ConfigError(`Invalid configuration: "trustProxy" has ${invalid.map((entry) => JSON.stringify(entry)).join(', ')}, which is no address or network`);
+  }
   config.dataDir = path.resolve(config.dataDir);
   if (config.maps.dir !== null) config.maps.dir = path.resolve(config.maps.dir);
   return config;
