@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { CoordinatesPool } from './coordinates/pool.js';
@@ -44,6 +43,7 @@ import { progressToLog, type Progress } from './platform/progress.js';
 import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
 import { CatalogMemory } from './weather/catalog-memory.js';
+import { weatherDirectoryOf } from './weather/config.js';
 import { weatherMoment } from './weather/moment.js';
 import { scheduleFetches } from './weather/schedule.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitSettings } from './platform/rate-limit.js';
@@ -89,7 +89,7 @@ export async function openMeridian(config: Config): Promise<Meridian> {
     const keys = new ApiKeyStore(db, cipher, new PageCursors(masterKey));
     const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
     const weather = new WeatherCatalog(db);
-    const weatherDirectory = path.join(config.dataDir, 'weather');
+    const weatherDirectory = weatherDirectoryOf(config);
     await sweepOrphans(weather, weatherDirectory, config.weather.ingestTimeoutMs);
     const ingests = new IngestPool(config.weather);
     const prepareIngest = ingests.prepare;
@@ -164,7 +164,7 @@ function createRateLimiter(settings: RateLimitSettings, prefix: string, config: 
   if (requestsPerSecond === 0 && !perKey) return new NoRateLimiter();
   if (!config.redisUrl) return new MemoryRateLimiter({ requestsPerSecond, burst });
   let lastWarning = 0;
-  return new RedisRateLimiter(config.redisUrl, `meridian:${db.schema}:${prefix}:`, { requestsPerSecond, burst }, (error) => {
+  return new RedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix ?? `meridian:${db.schema}:`}${prefix}:`, { requestsPerSecond, burst }, (error) => {
     // Redis errors repeat while it is away; one line a minute says enough.
     if (Date.now() - lastWarning < 60_000) return;
     lastWarning = Date.now();
@@ -230,7 +230,12 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   const geocoder = new Geocoder(config.dataDir, publicApp.log);
   await geocoder.started;
   await publicApp.register(geocodingRoutes, { gate, geocoder });
-  const weatherMemory = new CatalogMemory(meridian.weather);
+  const weatherMemory = new CatalogMemory(meridian.weather, meridian.weatherDirectory, (unreadable) =>
+    publicApp.log.error(
+      { directory: meridian.weatherDirectory, runs: unreadable },
+      'weather keyframes in the catalog cannot be read from this instance\'s weather folder: they are not listed (is weather.dir the folder the run was written to?)',
+    ),
+  );
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const stopWatchingMaps = config.maps.watch ? watchMaps(maps, MapRegistry.folderOf(config), publicApp.log) : () => {};

@@ -34,5 +34,6 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   }
   config.dataDir = path.resolve(config.dataDir);
   if (config.maps.dir !== null) config.maps.dir = path.resolve(config.maps.dir);
+  if (config.weather.dir !== null) config.weather.dir = path.resolve(config.weather.dir);
   return config;
 }

@@ -62,6 +62,13 @@ export const platformSettings = {
     }),
   }),
   redisUrl: nullableString({ default: null, pattern: '^rediss?://', env: 'REDIS_URL', description: '`redis://…`: share rate-limit budgets between instances' }),
+  redisKeyPrefix: nullableString({
+    default: null,
+    pattern: '^[\\x21-\\x7e]{1,100}$',
+    env: 'MERIDIAN_REDIS_PREFIX',
+    shownDefault: '`meridian:<databaseSchema>:`',
+    description: 'start of the names of the Redis keys of the rate-limit budgets: instances with the same prefix share budgets, so give each deployment its own (two deployments on one Redis and the default schema would share the budget of unknown keys)',
+  }),
   masterKey: nullableString({
     default: null,
     pattern: '^[A-Za-z0-9+/]{43}=$',

@@ -327,6 +327,33 @@ describe('unknown keys', () => {
     }
   });
 
+  test('redisKeyPrefix keeps deployments on one Redis apart: the same prefix shares a budget, another prefix has its own', async () => {
+    const prefix = (name: string) => `meridian-test-${process.pid}-${name}-${Math.random().toString(36).slice(2, 8)}:`;
+    const [ours, theirs] = [prefix('ours'), prefix('theirs')];
+    const settings = { redisUrl, unknownKeys: { requestsPerSecond: 0.001, burst: 1 } };
+    const servers = [
+      await startTestServer(testConfig({ ...settings, redisKeyPrefix: ours })),
+      await startTestServer(testConfig({ ...settings, redisKeyPrefix: ours })),
+      await startTestServer(testConfig({ ...settings, redisKeyPrefix: theirs })),
+    ] as const;
+    try {
+      const address = '203.0.113.30';
+      assert.equal((await pingFrom(servers[0], address, guess())).status, 403);
+      assert.equal((await pingFrom(servers[1], address, guess())).status, 429, 'same prefix: one budget');
+      assert.equal((await pingFrom(servers[2], address, guess())).status, 403, 'another prefix: a budget of its own');
+      const redis = new Redis(redisUrl);
+      try {
+        assert.ok((await redis.keys(`${ours}*`)).length > 0, 'the buckets are under the prefix');
+      } finally {
+        await redis.quit();
+      }
+    } finally {
+      for (const server of servers) await server.close();
+      await deleteKeys(ours);
+      await deleteKeys(theirs);
+    }
+  });
+
   test('many guesses sent at once reach the database no more often than the budget allows', async (t) => {
     // No time passes: the budget cannot refill while the requests are in flight.
     t.mock.method(performance, 'now', () => 1_000_000);
