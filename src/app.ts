@@ -44,6 +44,7 @@ import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
 import { weatherRoutes } from './weather/routes.js';
 import { CatalogMemory } from './weather/catalog-memory.js';
 import { weatherDirectoryOf } from './weather/config.js';
+import { recordServedFolder } from './weather/folder.js';
 import { weatherMoment } from './weather/moment.js';
 import { scheduleFetches } from './weather/schedule.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitSettings } from './platform/rate-limit.js';
@@ -236,6 +237,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       'weather keyframes in the catalog cannot be read from this instance\'s weather folder: they are not listed (is weather.dir the folder the run was written to?)',
     ),
   );
+  await recordServedFolder(db, meridian.weatherDirectory);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const stopWatchingMaps = config.maps.watch ? watchMaps(maps, MapRegistry.folderOf(config), publicApp.log) : () => {};

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
+import { checkPublishingFolder, weatherFolderId } from '../../src/weather/folder.js';
 import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 import { tempDir } from '../scratch.js';
 import { assertWeatherCatalogResult } from './catalog-spec.js';
@@ -157,6 +159,25 @@ describe('the weather folder', () => {
     } finally {
       await other.close();
       for (const dir of [shared, unshared]) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('publishing from a command is refused when the instances read another weather folder, and warned of when none has said', async () => {
+    const shared = tempDir();
+    const other = await startTestServer(testConfig({ weather: { dir: shared } }));
+    const [unshared, sameVolume] = [tempDir(), tempDir()];
+    try {
+      const db = other.meridian.db;
+      await assert.rejects(checkPublishingFolder(db, unshared), new RegExp(`Not published: the instances on this database read weather from ${shared}.*writes to ${unshared}`));
+      assert.equal(await checkPublishingFolder(db, shared), null, 'the folder the instance serves from');
+      // The same volume mounted elsewhere: the marker, not the path, tells.
+      writeFileSync(path.join(sameVolume, '.meridian-weather-folder'), `${weatherFolderId(shared)}\n`);
+      assert.equal(await checkPublishingFolder(db, sameVolume), null);
+      await db.query(`DELETE FROM meridian_settings WHERE name = 'weather_folder'`);
+      assert.match(String(await checkPublishingFolder(db, unshared)), /no instance has served from this database yet/);
+    } finally {
+      await other.close();
+      for (const dir of [shared, unshared, sameVolume]) rmSync(dir, { recursive: true, force: true });
     }
   });
 });
