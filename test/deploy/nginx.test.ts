@@ -128,11 +128,20 @@ before(async () => {
     MERIDIAN_COORDINATES_BUILD_CACHE: 'false',
     MERIDIAN_LOG_LEVEL: 'warn',
   };
-  const ports = [await freePort(), await freePort()];
-  instances = ports.map((port, i) => startInstance(port, path.join(dir, `data-${i}`)));
-  await Promise.all(instances.map(waitReady));
+  const ports: number[] = [];
+  while (ports.length < 3) {
+    const port = await freePort();
+    if (!ports.includes(port)) ports.push(port);
+  }
+  nginxPort = ports.pop()!;
+  // One after the other: two instances creating a new schema at once can collide on CREATE SCHEMA
+  // IF NOT EXISTS (it runs before the migrations' advisory lock); a deployment's schema exists already.
+  for (const [i, port] of ports.entries()) {
+    const instance = startInstance(port, path.join(dir, `data-${i}`));
+    instances.push(instance);
+    await waitReady(instance);
+  }
 
-  nginxPort = await freePort();
   const siteFile = path.join(dir, 'site.conf');
   writeFileSync(siteFile, testSite(readFileSync(site, 'utf8'), { port: nginxPort, upstreams: ports, logDir: path.join(dir, 'logs') }));
   const temp = (name: string) => `${name}_temp_path ${path.join(dir, 'tmp', name)};`;
