@@ -20,11 +20,12 @@ fi
 # python-osmnx-doc that the quick start imports; libxml2-utils, whose xmllint validates the WMTS
 # capabilities against the OGC schemas in the tests; udunits-bin, whose udunits2 checks the weather
 # catalog's units; bzip2, which decompresses forecasts published as .grib2.bz2 (DWD). With --dev also Chromium, in which MapLibre GL JS renders the reference images
-# of the render tests and the static-map benchmark's peer.
+# of the render tests and the static-map benchmark's peer, and nginx, which test/deploy/nginx.test.ts
+# runs with the deployment recipe's site (as a child process of its own, on a free port).
 packages=(g++ make python3 proj-data proj-bin python-grib-doc libeccodes-tools
   gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans
   tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils udunits-bin bzip2)
-[ "${1:-}" = "--dev" ] && packages+=(chromium)
+[ "${1:-}" = "--dev" ] && packages+=(chromium nginx)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
@@ -35,6 +36,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
   echo "Installing Debian packages: ${missing[*]}"
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  # Debian starts nginx as a service on port 80 when it installs it; the tests need the program only.
+  if [[ " ${missing[*]} " == *" nginx "* ]] && command -v systemctl > /dev/null && [ -d /run/systemd/system ]; then
+    "${sudo[@]}" systemctl disable --now nginx > /dev/null 2>&1 || true
+  fi
 fi
 
 # npm packages, reinstalled only when package-lock.json changed.

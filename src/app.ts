@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { backgroundPool, CoordinatesPool } from './coordinates/pool.js';
@@ -46,6 +45,8 @@ import { weatherRoutes } from './weather/read/routes.js';
 import { CatalogMemory } from './weather/read/catalog-memory.js';
 import { weatherMoment } from './weather/read/moment.js';
 import { scheduleFetches } from './weather/providers/schedule.js';
+import { weatherDirectoryOf } from './weather/config.js';
+import { recordServedFolder } from './weather/folder.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitSettings } from './platform/rate-limit.js';
 import { loadMasterKey, TokenCipher } from './platform/secrets.js';
 import { closeGracefully, createHttpApp, type SharedSchema } from './platform/http/server.js';
@@ -89,7 +90,7 @@ export async function openMeridian(config: Config): Promise<Meridian> {
     const keys = new ApiKeyStore(db, cipher, new PageCursors(masterKey));
     const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
     const weather = new WeatherCatalog(db);
-    const weatherDirectory = path.join(config.dataDir, 'weather');
+    const weatherDirectory = weatherDirectoryOf(config);
     await sweepOrphans(weather, weatherDirectory, config.weather.ingestTimeoutMs);
     const ingests = new IngestPool(config.weather);
     const prepareIngest = ingests.prepare;
@@ -164,7 +165,7 @@ function createRateLimiter(settings: RateLimitSettings, prefix: string, config: 
   if (requestsPerSecond === 0 && !perKey) return new NoRateLimiter();
   if (!config.redisUrl) return new MemoryRateLimiter({ requestsPerSecond, burst });
   let lastWarning = 0;
-  return new RedisRateLimiter(config.redisUrl, `meridian:${db.schema}:${prefix}:`, { requestsPerSecond, burst }, (error) => {
+  return new RedisRateLimiter(config.redisUrl, `${config.redisKeyPrefix ?? `meridian:${db.schema}:`}${prefix}:`, { requestsPerSecond, burst }, (error) => {
     // Redis errors repeat while it is away; one line a minute says enough.
     if (Date.now() - lastWarning < 60_000) return;
     lastWarning = Date.now();
@@ -235,7 +236,13 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await publicApp.register(pingRoute, { gate });
   await publicApp.register(coordinatesRoutes, { gate, registry, deriver: coordinates, transforms: coordinates, defaults: caches.defaults, exports: caches.exports });
   await publicApp.register(geocodingRoutes, { gate, geocoder });
-  const weatherMemory = new CatalogMemory(meridian.weather);
+  const weatherMemory = new CatalogMemory(meridian.weather, meridian.weatherDirectory, (unreadable) =>
+    publicApp.log.error(
+      { directory: meridian.weatherDirectory, runs: unreadable },
+      'weather keyframes in the catalog cannot be read from this instance\'s weather folder: they are not listed (is weather.dir the folder the run was written to?)',
+    ),
+  );
+  await recordServedFolder(db, meridian.weatherDirectory);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
   const stopWatchingMaps = config.maps.watch ? watchMaps(maps, MapRegistry.folderOf(config), publicApp.log) : () => {};

@@ -10,8 +10,9 @@ import { coordinatesSettings } from './coordinates/config.js';
 import { geocodingSettings } from './geocoding/config.js';
 import { keysSettings } from './keys/config.js';
 import { mapsSettings } from './maps/config.js';
+import { invalidProxyEntries } from './platform/http/client-network.js';
 import { platformSettings } from './platform/config.js';
-import { defaultsOf, environmentVariables as environmentOf, loadSettings, section, type ConfigSources } from './platform/settings.js';
+import { ConfigError, defaultsOf, environmentVariables as environmentOf, loadSettings, section, type ConfigSources } from './platform/settings.js';
 import { weatherSettings } from './weather/config.js';
 
 export { ConfigError, type ConfigSources } from './platform/settings.js';
@@ -28,7 +29,12 @@ export const environmentVariables = environmentOf(configSchema);
 /** Merges defaults, the config file, the environment and flags (in that order) and validates the result. */
 export function loadConfig(sources: ConfigSources = {}): Config {
   const config = loadSettings(configSchema, sources);
+  if (Array.isArray(config.trustProxy)) {
+    const invalid = invalidProxyEntries(config.trustProxy);
+    if (invalid.length > 0) throw new ConfigError(`Invalid configuration: "trustProxy" has ${invalid.map((entry) => JSON.stringify(entry)).join(', ')}, which is no address or network`);
+  }
   config.dataDir = path.resolve(config.dataDir);
   if (config.maps.dir !== null) config.maps.dir = path.resolve(config.maps.dir);
+  if (config.weather.dir !== null) config.weather.dir = path.resolve(config.weather.dir);
   return config;
 }

@@ -48,6 +48,22 @@ test('the file overrides defaults, the environment the file, flags the environme
   assert.equal(fromFlags.host, '0.0.0.0');
 });
 
+test('trustProxy takes a list of proxies (comma-separated in the environment), a hop count or a boolean', () => {
+  assert.deepEqual(loadConfig({ env: { MERIDIAN_TRUST_PROXY: '10.0.0.5, 192.168.0.0/16,fd00::/8,loopback' } }).trustProxy, ['10.0.0.5', '192.168.0.0/16', 'fd00::/8', 'loopback']);
+  assert.deepEqual(loadConfig({ env: { MERIDIAN_TRUST_PROXY: '::1' } }).trustProxy, ['::1']);
+  assert.equal(loadConfig({ env: { MERIDIAN_TRUST_PROXY: '2' } }).trustProxy, 2);
+  assert.equal(loadConfig({ env: { MERIDIAN_TRUST_PROXY: 'false' } }).trustProxy, false);
+  assert.deepEqual(loadConfig({ file: configFile({ trustProxy: ['127.0.0.1'] }) }).trustProxy, ['127.0.0.1']);
+  for (const [env, message] of [
+    ['10.0.0.300', /"trustProxy" has "10.0.0.300", which is no address or network/],
+    ['10.0.0.0/33', /"trustProxy" has "10.0.0.0\/33"/],
+    ['proxy.internal', /"trustProxy" item 0 must match pattern.*MERIDIAN_TRUST_PROXY/],
+    ['0', /"trustProxy".*MERIDIAN_TRUST_PROXY/],
+  ] as const) {
+    assert.throws(() => loadConfig({ env: { MERIDIAN_TRUST_PROXY: env } }), (error: Error) => error instanceof ConfigError && message.test(error.message), env);
+  }
+});
+
 test('an invalid setting stops start-up with a message naming it and where it came from', () => {
   const cases: [Parameters<typeof loadConfig>[0], RegExp][] = [
     [{ env: { MERIDIAN_PORT: 'eighty' } }, /"port".*MERIDIAN_PORT/],

@@ -408,6 +408,12 @@ async function runAdmin(config: Config, request: AdminRequest): Promise<unknown>
   try {
     // In this process, a fetch or an ingest shows its progress on the terminal (through a server, in its log).
     const long = request.op === 'weather.fetch' || request.op === 'weather.ingest';
+    // On PostgreSQL the run goes to the catalog the instances share: they must read the folder it is written to.
+    if (long && config.databaseUrl) {
+      const { checkPublishingFolder } = await import('../weather/folder.js');
+      const warning = await checkPublishingFolder(meridian.db, meridian.weatherDirectory);
+      if (warning) process.stderr.write(`meridian: warning: ${warning}\n`);
+    }
     return await meridian.admin(request, long ? progressOn(process.stderr) : undefined);
   } finally {
     await meridian.close();

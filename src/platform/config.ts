@@ -5,6 +5,9 @@ import { nullableInteger, nullableString, oneOf, section } from './settings.js';
 
 const port = { minimum: 0, maximum: 65535 };
 
+/** An address, a network in CIDR notation, or one of proxy-addr's names; checked fully by `checkTrustedProxies`. */
+const trustedProxyPattern = '^(loopback|linklocal|uniquelocal|[0-9A-Fa-f:.]+(/[0-9]{1,3})?)$';
+
 export const platformSettings = {
   host: Type.String({ minLength: 1, default: '127.0.0.1', env: 'MERIDIAN_HOST', description: 'address to listen on (`0.0.0.0` for all)' }),
   port: Type.Integer({ ...port, default: 8080, env: 'MERIDIAN_PORT', description: 'port of the main listener' }),
@@ -59,6 +62,13 @@ export const platformSettings = {
     }),
   }),
   redisUrl: nullableString({ default: null, pattern: '^rediss?://', env: 'REDIS_URL', description: '`redis://…`: share rate-limit budgets between instances' }),
+  redisKeyPrefix: nullableString({
+    default: null,
+    pattern: '^[\\x21-\\x7e]{1,100}$',
+    env: 'MERIDIAN_REDIS_PREFIX',
+    shownDefault: '`meridian:<databaseSchema>:`',
+    description: 'start of the names of the Redis keys of the rate-limit budgets: instances with the same prefix share budgets, so give each deployment its own (two deployments on one Redis and the default schema would share the budget of unknown keys)',
+  }),
   masterKey: nullableString({
     default: null,
     pattern: '^[A-Za-z0-9+/]{43}=$',
@@ -71,11 +81,19 @@ export const platformSettings = {
     env: 'MERIDIAN_LOG_LEVEL',
     description: '`fatal` … `trace`, or `silent`',
   }),
-  trustProxy: Type.Boolean({
-    default: false,
-    env: 'MERIDIAN_TRUST_PROXY',
-    description: 'behind a load balancer: client address, scheme and host from `X-Forwarded-For`, `-Proto` and `-Host`',
-  }),
+  trustProxy: Type.Union(
+    [
+      Type.Boolean(),
+      Type.Integer({ minimum: 1, maximum: 100 }),
+      Type.Array(Type.String({ pattern: trustedProxyPattern }), { minItems: 1, maxItems: 1000 }),
+    ],
+    {
+      default: false,
+      env: 'MERIDIAN_TRUST_PROXY',
+      description:
+        'behind a load balancer: the proxies whose `X-Forwarded-For`, `-Proto` and `-Host` are believed, as a list of addresses and networks (`10.0.0.5`, `10.0.0.0/8`, `loopback`; comma-separated in the environment): the client address is the last one a trusted hop forwarded, so a client cannot forge it; or a number of hops; `true` believes every hop, forged headers included',
+    },
+  ),
   publicUrl: nullableString({
     default: null,
     pattern: '^https?://[^/?#]+/?$',

@@ -117,8 +117,16 @@ export function loadSettings<T extends TObject>(schema: T, sources: ConfigSource
 
   const validate = validatorOf(schema);
   if (!validate(merged)) {
-    const error = validate.errors![0]!;
-    const pointer = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    // A setting of several forms (a union) is named as a whole, with the deepest of its members' complaints.
+    const union = validate.errors!.find((candidate) => candidate.keyword === 'anyOf');
+    const error = union
+      ? validate.errors!.filter((candidate) => candidate.instancePath.startsWith(union.instancePath)).reduce((a, b) => (b.instancePath.length > a.instancePath.length ? b : a))
+      : validate.errors![0]!;
+    const pointer = (union ?? error).instancePath.replace(/^\//, '').replaceAll('/', '.');
+    if (union && error.instancePath !== union.instancePath) {
+      const item = error.instancePath.slice(union.instancePath.length + 1);
+      throw new ConfigError(`Invalid configuration: "${pointer}" item ${item} ${error.message}${from(origin, pointer)}`);
+    }
     if (error.keyword === 'additionalProperties') {
       const unknown = (error.params as { additionalProperty: string }).additionalProperty;
       const name = pointer ? `${pointer}.${unknown}` : unknown;
@@ -185,15 +193,18 @@ function readConfigFile(file: string): Json {
 }
 
 /**
- * An environment value or flag as the leaf's type: numbers and booleans are parsed; values stay
- * strings when they do not parse, so validation can name the bad value's setting.
+ * An environment value or flag as the leaf's type: numbers, booleans and comma-separated lists are
+ * parsed; values stay strings when they do not parse, so validation can name the bad value's setting.
  */
 function parseScalar(leaf: TSchema | undefined, raw: string): unknown {
-  const types = [leaf?.type].flat();
-  if (types.includes('boolean')) return raw === 'true' ? true : raw === 'false' ? false : raw;
-  if (!types.includes('number') && !types.includes('integer')) return raw;
+  // A union (`anyOf`) takes the first of its members' types the text reads as.
+  const types = [leaf?.type, ...((leaf?.anyOf as TSchema[] | undefined) ?? []).map((member) => member.type)].flat();
+  if (types.includes('boolean') && (raw === 'true' || raw === 'false')) return raw === 'true';
   const value = Number(raw);
-  return raw.trim() !== '' && Number.isFinite(value) ? value : raw;
+  if ((types.includes('number') || types.includes('integer')) && raw.trim() !== '' && Number.isFinite(value)) return value;
+  // A list is written comma-separated.
+  if (types.includes('array')) return raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return raw;
 }
 
 function setPath(target: Json, dotted: string, value: unknown): void {

@@ -5,8 +5,9 @@
  * (`ecmwf`, models IFS and AIFS Single).
  */
 
+import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { oneOf, section } from '../platform/settings.js';
+import { nullableString, oneOf, section } from '../platform/settings.js';
 import { ecmwfModels } from './providers/ecmwf-layout.js';
 import { variableSchema } from './variables.js';
 
@@ -20,6 +21,13 @@ const fetchedVariables = (provider: string) =>
   });
 
 export const weatherSettings = section({
+  dir: nullableString({
+    default: null,
+    env: 'MERIDIAN_WEATHER_DIR',
+    shownDefault: '`<dataDir>/weather`',
+    description:
+      'folder of the weather archives and source grids: with several instances, one volume they all share (`weather ingest` on PostgreSQL must write to it too); instances list only the keyframes they can read there',
+  }),
   keepRuns: Type.Integer({ minimum: 1, maximum: 1000, default: 1, env: 'MERIDIAN_WEATHER_KEEP_RUNS', description: 'runs kept per model' }),
   tileFormat: oneOf(['png', 'webp'], { default: 'png', env: 'MERIDIAN_WEATHER_TILE_FORMAT', description: '`png` or `webp` (both lossless)' }),
   variables: Type.Array(variableSchema, { default: [], description: 'extra variable definitions, tried before the built-in ones' }),
@@ -83,3 +91,8 @@ export const weatherSettings = section({
 });
 
 export type WeatherConfig = Static<typeof weatherSettings>;
+
+/** The folder of weather archives: `weather.dir`, or `weather` under the data directory. */
+export function weatherDirectoryOf(config: { dataDir: string; weather: { dir: string | null } }): string {
+  return config.weather.dir ?? path.join(config.dataDir, 'weather');
+}

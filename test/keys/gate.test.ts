@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, RedisRateLimiter } from '../../src/platform/rate-limit.js';
+import { loadConfig } from '../../src/config.js';
 import { newAccount, onPostgres, redisUrl, startTestServer, startTwoInstances, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
 
 let server: TestServer;
@@ -319,6 +320,53 @@ describe('unknown keys', () => {
       assert.equal((await pingFrom(limited, guesser, guess())).status, 429);
     } finally {
       await limited.close();
+    }
+  });
+
+  test('behind trusted proxies, a forged X-Forwarded-For buys no budget: only what a trusted hop forwarded is believed', async () => {
+    // The setting as an operator writes it in the environment: the proxy's address and a network.
+    const { trustProxy } = loadConfig({ env: { MERIDIAN_TRUST_PROXY: '10.0.0.5, 192.168.0.0/16' } });
+    const limited = await startTestServer(testConfig({ trustProxy, unknownKeys: { requestsPerSecond: 0.001, burst: 3 } }));
+    try {
+      const statuses = async (from: string, forwarded: (i: number) => string) => {
+        const seen = [];
+        for (let i = 0; i < 6; i++) seen.push((await pingFrom(limited, from, guess(), { 'x-forwarded-for': forwarded(i) })).status);
+        return seen;
+      };
+      // nginx's $proxy_add_x_forwarded_for appends the address it saw to what the client sent.
+      assert.deepEqual(await statuses('10.0.0.5', (i) => `198.51.100.${i}, 203.0.113.20`), [403, 403, 403, 429, 429, 429], 'the proxy saw 203.0.113.20; the addresses before it are the client\'s own words');
+      assert.deepEqual(await statuses('192.168.3.4', (i) => `198.51.100.${i}, 203.0.113.21, 10.0.0.5`), [403, 403, 403, 429, 429, 429], 'two trusted hops: the first untrusted address from the right is the client');
+      assert.deepEqual(await statuses('203.0.113.22', (i) => `198.51.100.${i}`), [403, 403, 403, 429, 429, 429], 'a client reaching the instance directly is not a proxy: its header is ignored');
+      assert.equal((await pingFrom(limited, '10.0.0.5', guess(), { 'x-forwarded-for': '203.0.113.23' })).status, 403, 'another client behind the proxy has its own budget');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  test('redisKeyPrefix keeps deployments on one Redis apart: the same prefix shares a budget, another prefix has its own', async () => {
+    const prefix = (name: string) => `meridian-test-${process.pid}-${name}-${Math.random().toString(36).slice(2, 8)}:`;
+    const [ours, theirs] = [prefix('ours'), prefix('theirs')];
+    const settings = { redisUrl, unknownKeys: { requestsPerSecond: 0.001, burst: 1 } };
+    const servers = [
+      await startTestServer(testConfig({ ...settings, redisKeyPrefix: ours })),
+      await startTestServer(testConfig({ ...settings, redisKeyPrefix: ours })),
+      await startTestServer(testConfig({ ...settings, redisKeyPrefix: theirs })),
+    ] as const;
+    try {
+      const address = '203.0.113.30';
+      assert.equal((await pingFrom(servers[0], address, guess())).status, 403);
+      assert.equal((await pingFrom(servers[1], address, guess())).status, 429, 'same prefix: one budget');
+      assert.equal((await pingFrom(servers[2], address, guess())).status, 403, 'another prefix: a budget of its own');
+      const redis = new Redis(redisUrl);
+      try {
+        assert.ok((await redis.keys(`${ours}*`)).length > 0, 'the buckets are under the prefix');
+      } finally {
+        await redis.quit();
+      }
+    } finally {
+      for (const server of servers) await server.close();
+      await deleteKeys(ours);
+      await deleteKeys(theirs);
     }
   });
 

@@ -13,3 +13,23 @@ export function clientNetwork(address: string): string {
   const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
   return `${prefix.join(':')}::/64`;
 }
+
+/** proxy-addr's names of address ranges, as Fastify's `trustProxy` takes them. */
+const namedRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * The entries of a list of trusted proxies that are no address, network (CIDR) or named range,
+ * which Fastify would refuse at start-up with less to go on.
+ */
+export function invalidProxyEntries(entries: readonly string[]): string[] {
+  return entries.filter((entry) => {
+    if (namedRanges.has(entry)) return false;
+    if (!entry.includes('/')) return !ipaddr.isValid(entry);
+    try {
+      ipaddr.parseCIDR(entry);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}

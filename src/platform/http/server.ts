@@ -29,7 +29,8 @@ export type SharedSchema = AnySchema & { $id: string };
 
 export interface HttpAppOptions {
   logLevel: PlatformConfig['logLevel'];
-  trustProxy: boolean;
+  /** Fastify's: the proxies believed, a hop count, or every hop (`true`). */
+  trustProxy: PlatformConfig['trustProxy'];
   logStream?: DestinationStream | undefined;
   title: string;
   sharedSchemas: readonly SharedSchema[];
@@ -95,6 +96,10 @@ function weakenCompressedTags(app: FastifyInstance): void {
  */
 const compressibleType = /^(?:text\/|application\/(?:json|javascript|x-protobuf|xml)(?:;|$)|application\/[\w.+-]+\+(?:json|xml)(?:;|$))/;
 
+function hopsTrusted(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 /**
  * A Fastify instance with what every listener shares: structured logs with a request id, the
  * error body on every failure, strict validation, compression (brotli or gzip, as the client
@@ -109,7 +114,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     disableRequestLogging: true,
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
-    trustProxy: options.trustProxy,
+    // A hop count as Fastify reads one (its types leave numbers out): the nearest `n` hops are proxies.
+    trustProxy: typeof options.trustProxy === 'number' ? hopsTrusted(options.trustProxy) : options.trustProxy,
     routerOptions: { maxParamLength: MAX_URI_BYTES },
     http: {
       // checkRequestHead answers a missing Host with the error body; Node's check answers an empty 400.

@@ -5,8 +5,14 @@
  * been missed: `WeatherCatalog.watch`). While the database cannot be reached, what was last read
  * keeps being served: clients poll the catalog, and the keyframes it names are files on this
  * instance's disk (a keyframe whose archive retention removed meanwhile is a 404, as always).
+ *
+ * Only keyframes whose archive this instance can read in its weather folder are listed: a run
+ * published to a shared catalog from a folder this instance does not share is not offered here
+ * (its tiles would be 404s and its point forecasts empty), and `onUnreadable` says which.
  */
 
+import { access, constants } from 'node:fs/promises';
+import path from 'node:path';
 import { Lru } from '../../platform/lru.js';
 import { DatabaseUnavailableError } from '../../platform/storage/database.js';
 import type { KeyframeRow, WeatherCatalog } from '../catalog.js';
@@ -29,7 +35,11 @@ export class CatalogMemory {
   /** What `archives` held before the last change, for outages only. */
   private previousArchives = new Lru<string, string>(KEYFRAMES_REMEMBERED);
 
-  constructor(private readonly catalog: WeatherCatalog) {}
+  constructor(
+    private readonly catalog: WeatherCatalog,
+    private readonly directory?: string,
+    private readonly onUnreadable: (runs: { model: string; referenceTime: string; keyframes: number }[]) => void = () => {},
+  ) {}
 
   /** Forgets what was read, so that the next request reads again. */
   changed(): void {
@@ -53,7 +63,10 @@ export class CatalogMemory {
 
   private async read(): Promise<Latest> {
     if (!this.latestReading) {
-      const reading = this.catalog.latest().then((rows) => ({ rows, presented: presentCatalog(rows) }));
+      const reading = this.catalog
+        .latest()
+        .then((rows) => this.readable(rows))
+        .then((rows) => ({ rows, presented: presentCatalog(rows) }));
       this.latestReading = reading;
       reading.then(
         (latest) => (this.lastLatest = latest),
@@ -68,6 +81,31 @@ export class CatalogMemory {
       if (error instanceof DatabaseUnavailableError && this.lastLatest) return this.lastLatest;
       throw error;
     }
+  }
+
+  /** The rows whose archive this instance can read; the others are reported, by run. */
+  private async readable(rows: readonly KeyframeRow[]): Promise<readonly KeyframeRow[]> {
+    const directory = this.directory;
+    if (directory === undefined) return rows;
+    const readable = await Promise.all(
+      rows.map((row) =>
+        access(path.join(directory, row.archive), constants.R_OK).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    if (readable.every(Boolean)) return rows;
+    const unreadable = new Map<string, { model: string; referenceTime: string; keyframes: number }>();
+    rows.forEach((row, i) => {
+      if (readable[i]) return;
+      const referenceTime = row.reference_time.toISOString();
+      const run = unreadable.get(`${row.model} ${referenceTime}`) ?? { model: row.model, referenceTime, keyframes: 0 };
+      run.keyframes++;
+      unreadable.set(`${row.model} ${referenceTime}`, run);
+    });
+    this.onUnreadable([...unreadable.values()]);
+    return rows.filter((_, i) => readable[i]);
   }
 
   /** The archive file of a keyframe, or null when the catalog has no such keyframe. */

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
+import { rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { buildKeyframe } from '../../../src/weather/tileset.js';
 import { defaultVariables } from '../../../src/weather/variables.js';
-import { newAccount, startTestServer, type TestServer } from '../../helpers.js';
+import { checkPublishingFolder, weatherFolderId } from '../../../src/weather/folder.js';
+import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
+import { tempDir } from '../../scratch.js';
 import { assertWeatherCatalogResult } from '../catalog-spec.js';
 import { globalField } from '../fields.js';
 
@@ -126,5 +130,54 @@ describe('publishing', () => {
     const { variables } = (await get('/weather/latest.json')).json();
     assert.deepEqual(variables[0].keyframes.map((k: { id: string }) => k.id), [keyframe.id]);
     assert.equal((await get(`/tiles/${ids[0]}/0/0/0.png`)).statusCode, 404);
+  });
+});
+
+describe('the weather folder', () => {
+  test('weather.dir is where archives are read; a run whose archives this instance cannot read there is not listed, and the log says so', async () => {
+    const [shared, unshared] = [tempDir(), tempDir()];
+    const log = new LogCapture();
+    const other = await startTestServer(testConfig({ logLevel: 'error', weather: { dir: shared } }), { logStream: log });
+    try {
+      assert.equal(other.meridian.weatherDirectory, shared);
+      const { accountId } = await newAccount(other.meridian);
+      const otherKey = (await other.meridian.keys.create(accountId, {})).token;
+      const latest = async () => (await other.server.public.inject({ method: 'GET', url: `/weather/latest.json?key=${otherKey}` })).json();
+      const build = (directory: string, referenceTime: Date, model: string) =>
+        buildKeyframe(directory, globalField(1, () => 1), { variable: temperature, model, attribution: 'GFS', referenceTime, validTime: referenceTime, maxZoom: 0, format: 'png' });
+      // A command that wrote its run under a folder of its own (its --data) and published it to the shared catalog.
+      const elsewhere = await build(unshared, reference, 'gfs');
+      await other.meridian.weather.publish('gfs', reference, [elsewhere], 1);
+      assert.deepEqual((await latest()).variables, [], 'nothing this instance could serve is listed');
+      const line = log.lines.map((text) => JSON.parse(text) as { msg: string; runs?: unknown }).find((entry) => entry.msg.startsWith('weather keyframes in the catalog cannot be read'));
+      assert.deepEqual(line?.runs, [{ model: 'gfs', referenceTime: reference.toISOString(), keyframes: 1 }]);
+      // A run written where the instance reads is listed beside it.
+      const here = await build(shared, reference, 'ifs');
+      await other.meridian.weather.publish('ifs', reference, [here], 1);
+      const { variables } = await latest();
+      assert.deepEqual(variables.map((entry: { keyframes: { id: string }[] }) => entry.keyframes.map((k) => k.id)), [[here.id]]);
+    } finally {
+      await other.close();
+      for (const dir of [shared, unshared]) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('publishing from a command is refused when the instances read another weather folder, and warned of when none has said', async () => {
+    const shared = tempDir();
+    const other = await startTestServer(testConfig({ weather: { dir: shared } }));
+    const [unshared, sameVolume] = [tempDir(), tempDir()];
+    try {
+      const db = other.meridian.db;
+      await assert.rejects(checkPublishingFolder(db, unshared), new RegExp(`Not published: the instances on this database read weather from ${shared}.*writes to ${unshared}`));
+      assert.equal(await checkPublishingFolder(db, shared), null, 'the folder the instance serves from');
+      // The same volume mounted elsewhere: the marker, not the path, tells.
+      writeFileSync(path.join(sameVolume, '.meridian-weather-folder'), `${weatherFolderId(shared)}\n`);
+      assert.equal(await checkPublishingFolder(db, sameVolume), null);
+      await db.query(`DELETE FROM meridian_settings WHERE name = 'weather_folder'`);
+      assert.match(String(await checkPublishingFolder(db, unshared)), /no instance has served from this database yet/);
+    } finally {
+      await other.close();
+      for (const dir of [shared, unshared, sameVolume]) rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
