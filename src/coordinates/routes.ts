@@ -175,7 +175,7 @@ export async function coordinatesRoutes(
         tags: ['coordinates'],
         summary: 'Search coordinate systems',
         description:
-          'Free text (code, name, aliases, area; case- and accent-insensitive, word prefixes match) and key:value filters: kind, deprecated, code, trans and more (see the README). Defaults: kind:CRS deprecated:0.',
+          'Free text (code, name, aliases, area; case- and accent-insensitive, word prefixes match) and key:value filters: kind, deprecated, code, trans and more (see docs/guide/coordinates.md). Defaults: kind:CRS deprecated:0.',
         params: searchParams,
         querystring: searchQuerystring,
         ...gatedRoute,
