@@ -98,7 +98,7 @@ export const commands: CommandHelp[] = [
     options: ['center', 'bounds', 'auto', 'size', 'format', 'path', 'markers', 'attribution', 'padding', 'language', 'output'],
     examples: [
       'meridian render world --center 8.54,47.37,5 --size 800x600 -o zurich.jpg',
-      "meridian render kirchberg --auto --size 600x400@2x --path 'stroke:red|width:3|6.13,49.62|6.17,49.63' -o route.png",
+      "meridian render kirchberg --auto --size 600x400@2x --path 'stroke:red|width:3|10.0684,48.1352|10.0703,48.1366' -o route.png",
     ],
   },
   {
@@ -129,7 +129,7 @@ export const commands: CommandHelp[] = [
     synopsis: ['maps seed MAP --bbox=W,S,E,N --zooms A-B [--tile-size 512|256] [--format png|jpg|webp] [--scale 2]', '     [--language xx]'],
     description: 'render the raster tiles of an area ahead of traffic into the shared raster tile store (maps.rasterStore)',
     options: ['bbox', 'zooms', 'tile-size', 'format', 'scale', 'language'],
-    examples: ['meridian maps seed kirchberg --bbox=6.10,49.60,6.20,49.65 --zooms 10-15'],
+    examples: ['meridian maps seed kirchberg --bbox=10.06,48.13,10.08,48.14 --zooms 12-16'],
   },
   {
     name: 'maps build-sprite',
