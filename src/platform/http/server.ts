@@ -2,7 +2,7 @@ import compress from '@fastify/compress';
 import swagger from '@fastify/swagger';
 import { Ajv, type AnySchema } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { PlatformConfig } from '../config.js';
 import { clientErrorResponse, errorBodySchema, frameworkErrorHandler, installErrorHandlers, MAX_URI_BYTES } from '../errors.js';
@@ -111,7 +111,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     logger: loggerOptions(options.logLevel, options.logStream),
     genReqId: requestId,
     // One access line per request (logAccess) instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     return503OnClosing: true,
     // A hop count as Fastify reads one (its types leave numbers out): the nearest `n` hops are proxies.
