@@ -316,8 +316,11 @@ async function adminRequest(
     if (args.length === 0) throw new UsageError('weather ingest needs at least one FILE', ['weather', 'ingest']);
     const model = values.model ?? 'gfs';
     if (!/^[a-z0-9_-]{1,32}$/.test(model)) throw new UsageError('--model must be 1 to 32 of a-z, 0-9, _ and -', ['weather', 'ingest']);
-    // Before anything opens the data directory (which makes it, with a master key and a database).
-    for (const file of args) checkGribInput(file);
+    // Before anything opens the data directory (which makes it, with a master key and a database):
+    // when no file can be ingested, nothing is made. With some good files, the ingest publishes
+    // them and names the others, as it does for files that fail later.
+    const problems = args.map(gribInputProblem);
+    if (problems.every((problem) => problem !== null)) throw new ControlError(problems.join('\n'));
     return { op: 'weather.ingest', files: args.map((file) => path.resolve(file)), model, attribution: values.attribution ?? model.toUpperCase() };
   }
   if (command === 'usage') {
@@ -351,26 +354,24 @@ async function adminRequest(
   }
 }
 
-/** A file `weather ingest` can read: a regular file starting as GRIB, bzip2 or gzip does; else an error naming it. */
-function checkGribInput(file: string): void {
-  let head: Buffer;
+/** Why `weather ingest` cannot read `file` (a regular file starting as GRIB, bzip2 or gzip does), or null. */
+function gribInputProblem(file: string): string | null {
+  const head = Buffer.alloc(4);
   try {
-    if (!statSync(file).isFile()) throw new ControlError(`${file}: not a file`);
+    if (!statSync(file).isFile()) return `Cannot read ${file}: not a file`;
     const fd = openSync(file, 'r');
     try {
-      head = Buffer.alloc(4);
       readSync(fd, head, 0, 4, 0);
     } finally {
       closeSync(fd);
     }
   } catch (error) {
-    if (error instanceof ControlError) throw error;
-    throw new ControlError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    return `Cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
   }
   const grib = head.toString('latin1') === 'GRIB';
   const bzip2 = head[0] === 0x42 && head[1] === 0x5a && head[2] === 0x68;
   const gzip = head[0] === 0x1f && head[1] === 0x8b;
-  if (!grib && !bzip2 && !gzip) throw new ControlError(`${file}: not a GRIB2 file (it does not start with "GRIB", and is not bzip2 or gzip)`);
+  return grib || bzip2 || gzip ? null : `${file}: not a GRIB2 file (it does not start with "GRIB", and is not bzip2 or gzip)`;
 }
 
 /**
