@@ -14,7 +14,7 @@ import { ArchiveError } from '../tools/osm/added-archive.js';
 import { MapsUsageError } from '../tools/osm/publish.js';
 import { ExtractError } from '../tools/osm/extract.js';
 import { progressOn } from '../platform/progress.js';
-import { embeddedLockFile } from '../platform/storage/open.js';
+import { embeddedDatabaseDir, embeddedLockFile } from '../platform/storage/open.js';
 import { lockHolder } from '../platform/storage/lock.js';
 
 /** A mistake in how the command was called; `words` name the command whose usage follows it. */
@@ -405,7 +405,12 @@ async function runAdmin(config: Config, request: AdminRequest): Promise<unknown>
     return callControl(socket, request);
   }
   const { openMeridian } = await import('../app.js');
+  // A new embedded database is seconds of initdb and migrations (25 s seen on a busy machine): say so.
+  const fresh = !config.databaseUrl && !existsSync(embeddedDatabaseDir(config.dataDir));
+  const started = performance.now();
+  if (fresh) process.stderr.write(`Making the embedded database of ${config.dataDir} (its first use: seconds)…\n`);
   const meridian = await openMeridian(config);
+  if (fresh) process.stderr.write(`Making the embedded database of ${config.dataDir}: done in ${Math.round((performance.now() - started) / 1000)} s\n`);
   try {
     // In this process, a fetch or an ingest shows its progress on the terminal (through a server, in its log).
     const long = request.op === 'weather.fetch' || request.op === 'weather.ingest';

@@ -389,6 +389,21 @@ test('weather ingest checks its files before it makes a data directory', async (
   assert.ok(!existsSync(fresh), 'no data directory was made for a file that is not GRIB');
 });
 
+test('accounts create on a new data directory says it is making the embedded database, and when it is done', { skip: onPostgres && 'PGlite only: the embedded database' }, async () => {
+  const fresh = path.join(tempDir(), 'data');
+  const created = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'accounts', 'create', 'First', '--data', fresh], { env: { ...env, DATABASE_URL: '' } });
+    let [stdout, stderr] = ['', ''];
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+  assert.equal(created.code, 0, created.stderr);
+  assert.match(created.stderr, new RegExp(`^Making the embedded database of ${fresh} \\(its first use: seconds\\)…\nMaking the embedded database of ${fresh}: done in \\d+ s\n$`));
+  assert.match(JSON.parse(created.stdout).service_token, /^mst_/);
+});
+
 test('usage and accounts list: JSON off a terminal and with --json; a table on one', async () => {
   const listed = await run(['accounts', 'list', '--json']);
   assert.equal(listed.code, 0, listed.stderr);
