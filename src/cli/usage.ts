@@ -127,7 +127,7 @@ export const commands: CommandHelp[] = [
   {
     name: 'maps seed',
     synopsis: ['maps seed MAP --bbox=W,S,E,N --zooms A-B [--tile-size 512|256] [--format png|jpg|webp] [--scale 2]', '     [--language xx]'],
-    description: 'render the raster tiles of an area ahead of traffic into the shared raster tile store (maps.rasterStore)',
+    description: 'render the raster tiles of an area ahead of traffic into the shared raster tile store; needs maps.rasterStore set to folder or database (MERIDIAN_MAPS_RASTER_STORE): with none there is nowhere to keep them',
     options: ['bbox', 'zooms', 'tile-size', 'format', 'scale', 'language'],
     examples: ['meridian maps seed kirchberg --bbox=10.06,48.13,10.08,48.14 --zooms 12-16'],
   },
