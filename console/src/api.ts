@@ -46,6 +46,13 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message);
 }
 
+/** What the console says of a service token the server refused (the API's own words are for programs). */
+export function refusedToken(status: number): string {
+  return status === 401
+    ? 'This service token was not accepted: it may be mistyped, or revoked. Paste a current one (`meridian accounts token ACCOUNT` makes a new one).'
+    : `The server refused this service token (${status}): a proxy in front of Meridian may be blocking key management.`;
+}
+
 /**
  * A key-management call. A refused service token (401, or 403 from a proxy in front) ends the
  * session: the sign-in page shows why.
@@ -61,7 +68,7 @@ export async function manage<T>(method: 'GET' | 'POST' | 'DELETE', path: string,
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit' });
   if (!response.ok) {
     const error = await errorOf(response);
-    if (response.status === 401 || response.status === 403) signOut(error.message);
+    if (response.status === 401 || response.status === 403) signOut(refusedToken(response.status));
     throw error;
   }
   return (await response.json()) as T;

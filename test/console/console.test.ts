@@ -166,7 +166,9 @@ step('/console redirects to the console, which asks for a service token and refu
   await page.waitForURL(/#\/signin/);
   await page.fill('input[name=token]', 'mst_wrong');
   await page.click('button[type=submit]');
-  await page.locator('.message.error').filter({ hasText: 'Missing or invalid service token' }).waitFor();
+  // The console's own words, not the API's (`send Authorization: Token …` is for programs).
+  await page.locator('.message.error').filter({ hasText: 'This service token was not accepted' }).waitFor();
+  assert.equal(await page.locator('.message.error', { hasText: 'Authorization' }).count(), 0);
   await shot('signin');
   await page.fill('input[name=token]', serviceToken);
   await page.click('button[type=submit]');
@@ -575,12 +577,12 @@ test('the pages raised no script errors and no Content Security Policy violation
   assert.deepEqual(pageErrors, []);
 });
 
-step('a refused service token ends the session with its message', async () => {
+step('a refused service token ends the session with the console’s message', async () => {
   await server.meridian.accounts.revokeToken(serviceToken);
   // A fresh load of the keys page (not a reload after a hash change, which raced the page's own
   // refused request: when that came first, the reload dropped the message it had left).
   await page.goto('about:blank');
   await page.goto(`${origin}/console/#/keys`);
   await page.waitForURL(/#\/signin/);
-  await page.locator('.message.error', { hasText: 'Missing or invalid service token' }).waitFor();
+  await page.locator('.message.error', { hasText: 'This service token was not accepted: it may be mistyped, or revoked' }).waitFor();
 });

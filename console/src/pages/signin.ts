@@ -1,6 +1,6 @@
 /** Sign-in: a service token, checked against the key-management API before it is kept. */
 
-import { ApiError, type ErrorBody } from '../api.js';
+import { ApiError, refusedToken, type ErrorBody } from '../api.js';
 import { field, h, messageLine } from '../dom.js';
 import { signIn, takeSignOutNotice } from '../session.js';
 
@@ -27,6 +27,7 @@ export function renderSignIn(main: HTMLElement): void {
     try {
       // A cheap authenticated call: the token is only kept if the API accepts it.
       const response = await fetch('/v1/api_keys?limit=10', { headers: { authorization: `Token ${token}` }, credentials: 'omit' });
+      if (response.status === 401 || response.status === 403) throw new ApiError(response.status, refusedToken(response.status));
       if (!response.ok) {
         const body = (await response.json().catch(() => null)) as Partial<ErrorBody> | null;
         throw new ApiError(response.status, body?.errors?.[0]?.message ?? `${response.status} ${response.statusText}`);
