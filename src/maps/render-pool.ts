@@ -89,7 +89,7 @@ export class RenderPool {
       workerData: { config: { dataDir: config.dataDir, maps: config.maps } satisfies RegistrySettings, cacheReports: this.caches?.name ?? null },
       tasks: 'renders',
       cost: { unitsOf: pixelsOf, initialMsPerUnit: INITIAL_NS_PER_PIXEL / 1e6, initialUnits: INITIAL_WEIGHT_PIXELS, initialStartMs: INITIAL_THREAD_START_MS },
-      ...(metrics ? { onRun: (task: WorkerTask, seconds: number) => metrics.renderTime(task.kind, seconds) } : {}),
+      ...(metrics ? { onRun: (task: WorkerTask, seconds: number) => metrics.renderTime(task.kind, 'map' in task ? task.map.id : '', seconds) } : {}),
     });
     metrics?.watchWorkerPool('render', () => this.pool.load());
   }

@@ -73,8 +73,8 @@ export class Metrics {
   });
   private readonly renderSeconds = new Histogram({
     name: 'meridian_render_duration_seconds',
-    help: 'Time a render-pool task took on its thread, by kind (render: static image, metatile: raster tiles, glyphs)',
-    labelNames: ['kind'] as const,
+    help: 'Time a render-pool task took on its thread, by kind (render: static image, metatile: raster tiles, glyphs) and map (empty for glyphs)',
+    labelNames: ['kind', 'map'] as const,
     buckets: renderBuckets,
     registers: [this.registry],
   });
@@ -196,8 +196,9 @@ export class Metrics {
     });
   }
 
-  renderTime(kind: string, seconds: number): void {
-    this.renderSeconds.observe({ kind }, seconds);
+  /** `map`: a configured map's id (so the label's values are bounded by the maps), or '' for work of no map. */
+  renderTime(kind: string, map: string, seconds: number): void {
+    this.renderSeconds.observe({ kind, map }, seconds);
   }
 
   rasterTileTime(origin: string, seconds: number): void {

@@ -132,7 +132,7 @@ describe('metrics on the public listener behind metrics.token', () => {
     assert.equal(delta('meridian_cache_lookups_total{cache="raster-tiles",result="hit"}'), 1);
     assert.equal(delta('meridian_raster_tile_duration_seconds_count{origin="render"}'), 1);
     assert.equal(delta('meridian_raster_tile_duration_seconds_count{origin="memory"}'), 1);
-    assert.equal(delta('meridian_render_duration_seconds_count{kind="metatile"}'), 1);
+    assert.equal(delta('meridian_render_duration_seconds_count{kind="metatile",map="square"}'), 1, 'render time by map');
     assert.ok(sample(after, 'meridian_cache_bytes{cache="raster-tiles"}') > 0);
     // The render thread reports its tile cache after the task, on a channel: it arrives shortly.
     let threads = after;
