@@ -57,7 +57,8 @@ let maps: { id: string; center: [number, number, number] }[] = [];
 before(async () => {
   // The quick start's server: the default settings (rate limits included), on a data directory of its own.
   // A PROJ time limit no load reaches: without the cache a coordinates example computes what it needs.
-  const config = testConfig({ rateLimit: defaultConfig.rateLimit, management: defaultConfig.management, unknownKeys: defaultConfig.unknownKeys, coordinates: { timeoutMs: 300_000 } });
+  // The geocoding index is built at start, as the quick start's server builds it.
+  const config = testConfig({ rateLimit: defaultConfig.rateLimit, management: defaultConfig.management, unknownKeys: defaultConfig.unknownKeys, coordinates: { timeoutMs: 300_000 }, geocoding: { buildIndex: true } });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MERIDIAN_DATA_DIR: config.dataDir,
@@ -73,6 +74,7 @@ before(async () => {
     });
   });
   server = await startTestServer(config);
+  await server.server.geocoder.ready;
   base = (await server.server.listen()).public.replace(/\/$/, '');
 
   const { account_id, service_token } = await server.meridian.accounts.create('Docs');
