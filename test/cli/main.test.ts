@@ -20,9 +20,9 @@ const env: NodeJS.ProcessEnv = {
 };
 after(() => cleanUp(config));
 
-function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}, input = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}, input = '', dataDir = config.dataDir): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args, '--data', config.dataDir], { env: { ...env, ...extraEnv } });
+    const child = spawn(process.execPath, [bin, ...args, '--data', dataDir], { env: { ...env, ...extraEnv } });
     child.stdin.end(input);
     let stdout = '';
     let stderr = '';
@@ -383,13 +383,7 @@ test('weather fetch --model ifs downloads and ingests an ECMWF run, showing its 
 
 test('weather ingest checks its files before it makes a data directory', async () => {
   const fresh = path.join(tempDir(), 'data');
-  const refused = await new Promise<{ code: number; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'weather', 'ingest', '/etc/passwd', '--data', fresh], { env: { ...env, DATABASE_URL: '' } });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
-  });
+  const refused = await run(['weather', 'ingest', '/etc/passwd'], { DATABASE_URL: '' }, '', fresh);
   assert.equal(refused.code, 1, refused.stderr);
   assert.equal(refused.stderr, '/etc/passwd: not a GRIB2 file (it does not start with "GRIB", and is not bzip2 or gzip)\n');
   assert.ok(!existsSync(fresh), 'no data directory was made for a file that is not GRIB');
@@ -397,14 +391,7 @@ test('weather ingest checks its files before it makes a data directory', async (
 
 test('accounts create on a new data directory says it is making the embedded database, and when it is done', { skip: onPostgres && 'PGlite only: the embedded database' }, async () => {
   const fresh = path.join(tempDir(), 'data');
-  const created = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'accounts', 'create', 'First', '--data', fresh], { env: { ...env, DATABASE_URL: '' } });
-    let [stdout, stderr] = ['', ''];
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  const created = await run(['accounts', 'create', 'First'], { DATABASE_URL: '' }, '', fresh);
   assert.equal(created.code, 0, created.stderr);
   assert.match(created.stderr, new RegExp(`^Making the embedded database of ${fresh} \\(its first use: seconds\\)…\nMaking the embedded database of ${fresh}: done in \\d+ s\n$`));
   assert.match(JSON.parse(created.stdout).service_token, /^mst_/);
