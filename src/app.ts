@@ -27,6 +27,7 @@ import { apiKeySettingsSchema } from './keys/settings.js';
 import { ApiKeyStore } from './keys/store.js';
 import { UsageRecorder } from './keys/usage.js';
 import type { Config } from './config.js';
+import { logStreamFor } from './platform/log-format.js';
 import { controlSocketPath, startControlServer } from './platform/control.js';
 import { healthRoutes } from './platform/http/health.js';
 import { Metrics } from './platform/metrics.js';
@@ -180,7 +181,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   metrics.collectProcessMetrics();
   metrics.watchDatabase(() => db.poolUse());
   metrics.watchWeather(() => meridian.weather.runs());
-  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream, sharedSchemas, metrics, http: config.http };
+  const appOptions = { logLevel: config.logLevel, trustProxy: config.trustProxy, logStream: options.logStream ?? logStreamFor(config.logFormat), sharedSchemas, metrics, http: config.http };
   const publicApp = await createHttpApp({ ...appOptions, title: 'Meridian API' });
   const separateAdmin = config.admin.port !== null;
   const adminApp = separateAdmin ? await createHttpApp({ ...appOptions, title: 'Meridian key management API' }) : publicApp;

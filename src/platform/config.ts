@@ -81,6 +81,11 @@ export const platformSettings = {
     env: 'MERIDIAN_LOG_LEVEL',
     description: '`fatal` … `trace`, or `silent`',
   }),
+  logFormat: oneOf(['auto', 'json', 'pretty'], {
+    default: 'auto',
+    env: 'MERIDIAN_LOG_FORMAT',
+    description: '`json`: one JSON object per line (pino), for a log collector; `pretty`: one short line per event for a person (an access line reads `200 182ms 48.2kB GET /url key <id> from <address>`); `auto`: `pretty` when standard output is a terminal, `json` otherwise',
+  }),
   trustProxy: Type.Union(
     [
       Type.Boolean(),
