@@ -68,11 +68,12 @@ export function ruleMatches(rule: OriginRule, origin: RequestOrigin): boolean {
 /**
  * Whether a request may use a key with these rules: always when there are none; otherwise its
  * `Origin`, or its `Referer` when the Origin is absent or `null`, must match one of them. An
- * Origin that is not a URL is refused, not passed over for a Referer the client also chose.
+ * Origin that is not a URL (an empty one too) is refused, not passed over for a Referer the
+ * client also chose.
  */
 export function originAllowed(rules: readonly OriginRule[], origin: string | undefined, referer: string | undefined): boolean {
   if (rules.length === 0) return true;
-  const from = origin && origin !== 'null' ? requestOrigin(origin) : requestOrigin(referer);
+  const from = origin !== undefined && origin !== 'null' ? requestOrigin(origin) : requestOrigin(referer);
   if (!from) return false;
   return rules.some((rule) => ruleMatches(rule, from));
 }

@@ -47,3 +47,16 @@ test('a key without rules admits any request, a key with rules needs a matching 
   assert.ok(!originAllowed(rules, 'file://', undefined));
   assert.ok(!originAllowed(rules, 'chrome-extension://a.example.com', undefined));
 });
+
+test('an Origin that is not a URL is refused, not passed over for the Referer; an absent or null Origin leaves it to the Referer', () => {
+  const rules = [parseOriginRule('example.com')!];
+  const referer = 'https://example.com/page';
+  // RFC 6454: an Origin header is `null` or serialized origins (scheme://host[:port]); an empty one is neither.
+  for (const origin of ['not a url', 'example.com', 'https://', 'file://', '//example.com', '']) {
+    assert.equal(originAllowed(rules, origin, referer), false, `Origin ${JSON.stringify(origin)}`);
+  }
+  assert.equal(originAllowed(rules, undefined, referer), true, 'no Origin: the Referer decides');
+  assert.equal(originAllowed(rules, 'null', referer), true, 'Origin null: the Referer decides');
+  assert.equal(originAllowed(rules, 'null', 'https://other.com/page'), false);
+  assert.equal(originAllowed(rules, 'https://example.com', undefined), true);
+});

@@ -2,7 +2,6 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { originAllowed, parseOriginRule } from '../../src/keys/origins.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 
 let server: TestServer;
@@ -31,14 +30,6 @@ test('a body that is not application/json is 415, text/plain included', async ()
     assert.equal(response.statusCode, 415, type);
     assert.match(response.json().errors[0].message, /Unsupported Media Type/);
   }
-});
-
-test('an unparseable Origin is refused, not passed over for the Referer', () => {
-  const rules = [parseOriginRule('example.com')!];
-  assert.equal(originAllowed(rules, 'not a url', 'https://example.com/page'), false);
-  assert.equal(originAllowed(rules, undefined, 'https://example.com/page'), true, 'no Origin: the Referer decides');
-  assert.equal(originAllowed(rules, 'null', 'https://example.com/page'), true, 'Origin null: the Referer decides');
-  assert.equal(originAllowed(rules, 'https://example.com', undefined), true);
 });
 
 test('an account holds at most maxKeysPerAccount keys, even when it asks for more at once', async () => {

@@ -47,16 +47,36 @@ test('the upper layer places first, and text-ignore-placement lets the labels af
   assert.deepEqual(shown(await labels(data, [lower, upper({ 'text-ignore-placement': true })])), ['lower:Lower', 'upper:Upper']);
 });
 
-test('text and icon show together or not at all unless one of them is optional', async () => {
-  // An icon-only symbol above blocks the icon of the labelled one below, not its text.
-  const data = points([0, 0, { k: 'blocker' }], [0, 0.4, { name: 'Label', k: 'label' }]);
-  const blocker: LayerSpecification = { id: 'blocker', type: 'symbol', source: 'p', filter: ['==', ['get', 'k'], 'blocker'], layout: { 'icon-image': 'square' } };
+test('text and icon show together or not at all, unless the one that fits may show without the other (text-optional, icon-optional)', async () => {
+  // MapLibre's style spec: text-optional "If true, icons will display without their corresponding
+  // text when the text collides with other symbols and the icon does not"; icon-optional the same
+  // for text without its icon; with neither, a symbol shows whole or not at all.
+  const data = points([0, 0, { k: 'icon-blocker' }], [2.5, 0.4, { name: 'Blocker', k: 'text-blocker' }], [0, 0.4, { name: 'Label', k: 'label' }]);
+  // An icon over the labelled symbol's icon, or a text over its text (it lies right of its point).
+  const iconBlocker: LayerSpecification = { id: 'blocker', type: 'symbol', source: 'p', filter: ['==', ['get', 'k'], 'icon-blocker'], layout: { 'icon-image': 'square' } };
+  const textBlocker = text('blocker', {}, ['==', ['get', 'k'], 'text-blocker']);
   const labelled = (layout: Record<string, unknown>) => text('labelled', { 'icon-image': 'square', 'text-anchor': 'left', 'text-offset': [2, 0], ...layout }, ['==', ['get', 'k'], 'label']);
-  const state = (list: readonly PlacedLabel[]) => list.filter((l) => l.layer === 'labelled').map((l) => [l.textPlaced, l.iconPlaced]);
-  assert.deepEqual(state(await labels(data, [labelled({}), blocker])), [[false, false]]);
-  assert.deepEqual(state(await labels(data, [labelled({ 'icon-optional': true }), blocker])), [[true, false]]);
-  assert.deepEqual(state(await labels(data, [labelled({ 'icon-optional': true, 'text-optional': true }), blocker])), [[true, false]]);
-  assert.deepEqual(state(await labels(data, [labelled({ 'text-optional': true }), blocker])), [[false, false]]);
+  const state = async (blocker: LayerSpecification | null, layout: Record<string, unknown>) => {
+    const placed = await labels(data, blocker ? [labelled(layout), blocker] : [labelled(layout)]);
+    return placed.filter((l) => l.layer === 'labelled').map((l) => ({ text: l.textPlaced, icon: l.iconPlaced }));
+  };
+  const neither = {};
+  const textOptional = { 'text-optional': true };
+  const iconOptional = { 'icon-optional': true };
+  const both = { 'text-optional': true, 'icon-optional': true };
+  for (const layout of [neither, textOptional, iconOptional, both]) {
+    assert.deepEqual(await state(null, layout), [{ text: true, icon: true }], `nothing in the way, ${JSON.stringify(layout)}`);
+  }
+  // The text collides, the icon fits.
+  assert.deepEqual(await state(textBlocker, neither), [{ text: false, icon: false }]);
+  assert.deepEqual(await state(textBlocker, textOptional), [{ text: false, icon: true }]);
+  assert.deepEqual(await state(textBlocker, iconOptional), [{ text: false, icon: false }]);
+  assert.deepEqual(await state(textBlocker, both), [{ text: false, icon: true }]);
+  // The icon collides, the text fits.
+  assert.deepEqual(await state(iconBlocker, neither), [{ text: false, icon: false }]);
+  assert.deepEqual(await state(iconBlocker, textOptional), [{ text: false, icon: false }]);
+  assert.deepEqual(await state(iconBlocker, iconOptional), [{ text: true, icon: false }]);
+  assert.deepEqual(await state(iconBlocker, both), [{ text: true, icon: false }]);
 });
 
 test('a label near a tile seam is placed once, from the tile its anchor lies in', async () => {

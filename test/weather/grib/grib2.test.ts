@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { GribError, readGrib, type GribMessage } from '../../../src/weather/grib/grib2.js';
-import { tempDir } from '../../scratch.js';
+import { seededRandom, tempDir } from '../../scratch.js';
 import {
   assertValues,
   example,
@@ -12,6 +12,7 @@ import {
   firstMessage,
   grib2Examples,
   keys,
+  referencePoints,
   referenceValues,
   requireReference,
   run,
@@ -222,6 +223,146 @@ describe('packings, bitmaps and missing values on generated files', () => {
       assert.equal(message.packing.bitsPerValue, 0, packing);
       assert.ok(message.values().every((v) => v === 273.5), packing);
     }
+  });
+});
+
+describe('complex packing with missing values in the data (no bitmap)', () => {
+  // ecCodes 2.28 writes missing values of templates 5.2/5.3 only through a bitmap, and its encoder
+  // never writes management 2 (primary and secondary missing values): the data sections here are
+  // written bit by bit over the grid of an example file, and ecCodes decodes them as the reference.
+
+  /** GRIB2's bit order: each value most significant bit first, fields padded to a whole octet. */
+  class BitWriter {
+    readonly bytes: number[] = [];
+    #bits = 0;
+    put(value: number, width: number): void {
+      for (let b = width - 1; b >= 0; b--, this.#bits++) {
+        if (this.#bits % 8 === 0) this.bytes.push(0);
+        if (Math.floor(value / 2 ** b) % 2) this.bytes[this.bytes.length - 1] |= 0x80 >>> this.#bits % 8;
+      }
+    }
+    align(): void {
+      this.#bits = this.bytes.length * 8;
+    }
+  }
+
+  interface Group {
+    reference: number;
+    width: number;
+    /** The group's packed values (width bits each), or for a width-0 group how many points it has. */
+    values: number[] | number;
+  }
+
+  const length = (group: Group) => (typeof group.values === 'number' ? group.values : group.values.length);
+
+  /** 496 points (the example grid's): missing ones of both kinds inside a group and as whole groups, then fields of 5-bit groups. */
+  function groups(): Group[] {
+    const list: Group[] = [
+      { reference: 5, width: 3, values: [0, 1, 7, 2, 6, 3, 4, 5] }, // 7 = 2^3 - 1 primary missing, 6 secondary
+      { reference: 255, width: 0, values: 6 }, // reference all ones (8 bits): the whole group primary missing
+      { reference: 254, width: 0, values: 5 }, // all ones minus one: the whole group secondary missing
+      { reference: 12, width: 0, values: 4 }, // a constant run of present values
+    ];
+    const random = seededRandom(7);
+    const next = (n: number) => Math.floor(random() * n);
+    for (let left = 496 - 23; left > 0; left -= 16) {
+      list.push({ reference: next(60), width: 5, values: Array.from({ length: Math.min(16, left) }, () => next(32)) });
+    }
+    return list;
+  }
+
+  const u32 = (n: number) => [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+
+  /** One message: the sections before section 5 of `frame`, then template 5.2 or 5.3, no bitmap, and the groups. */
+  function message(frame: Uint8Array, template: 2 | 3, management: number, order: 0 | 1 | 2): Uint8Array {
+    const list = groups();
+    const count = list.reduce((sum, group) => sum + length(group), 0);
+    const lengths = list.map(length);
+    const shortest = Math.min(...lengths);
+    const lengthBits = Math.ceil(Math.log2(Math.max(...lengths) - shortest + 1));
+
+    const s5 = new DataView(new ArrayBuffer(template === 3 ? 49 : 47));
+    s5.setUint32(0, s5.byteLength);
+    s5.setUint8(4, 5);
+    s5.setUint32(5, count);
+    s5.setUint16(9, template);
+    s5.setFloat32(11, 250); // R
+    s5.setUint16(15, 0x8001); // E = -1 (sign and magnitude)
+    s5.setUint16(17, 1); // D
+    s5.setUint8(19, 8); // bits of the group references
+    s5.setUint8(20, 0); // floating-point values
+    s5.setUint8(21, 1); // general group splitting
+    s5.setUint8(22, management);
+    s5.setUint32(23, 0xffffffff); // the substitutes: no value of the field
+    s5.setUint32(27, 0xffffffff);
+    s5.setUint32(31, list.length);
+    s5.setUint8(35, 0); // reference of the group widths
+    s5.setUint8(36, 3); // bits of the group widths
+    s5.setUint32(37, shortest);
+    s5.setUint8(41, 1); // length increment
+    s5.setUint32(42, lengths[lengths.length - 1]);
+    s5.setUint8(46, lengthBits);
+    if (template === 3) {
+      s5.setUint8(47, order);
+      s5.setUint8(48, 2); // octets of each descriptor
+    }
+
+    const body = new BitWriter();
+    if (template === 3) {
+      // The first values and the minimum of the differences (signed), which the groups add to.
+      for (const first of [300, 310].slice(0, order)) body.put(first, 16);
+      body.put(0x8000 | 7, 16);
+      body.align();
+    }
+    for (const group of list) body.put(group.reference, 8);
+    body.align();
+    for (const group of list) body.put(group.width, 3);
+    body.align();
+    for (const group of list) body.put(length(group) - shortest, lengthBits);
+    body.align();
+    for (const group of list) if (typeof group.values !== 'number') for (const value of group.values) body.put(value, group.width);
+
+    const view = new DataView(frame.buffer, frame.byteOffset, frame.length);
+    let end = 16;
+    while (frame[end + 4] < 5) end += view.getUint32(end);
+    const head = frame.subarray(16, end);
+    const s6 = [0, 0, 0, 6, 6, 255];
+    const s7 = [...u32(5 + body.bytes.length), 7, ...body.bytes];
+    const total = 16 + head.length + s5.byteLength + s6.length + s7.length + 4;
+    const out = new Uint8Array(total);
+    out.set(frame.subarray(0, 16));
+    new DataView(out.buffer).setBigUint64(8, BigInt(total));
+    out.set(head, 16);
+    out.set(new Uint8Array(s5.buffer), 16 + head.length);
+    out.set([...s6, ...s7, ...Buffer.from('7777')], 16 + head.length + s5.byteLength);
+    return out;
+  }
+
+  test('missing-value management 1 and 2 of templates 5.2 and 5.3 decode to the values and missing points grib_get_data reads', () => {
+    const frame = new Uint8Array(readFileSync(example('regular_latlon_surface.grib2')));
+    const cases = [
+      { template: 2, management: 1, order: 0 },
+      { template: 2, management: 2, order: 0 },
+      { template: 3, management: 1, order: 2 },
+      { template: 3, management: 2, order: 1 },
+      { template: 3, management: 2, order: 2 },
+    ] as const;
+    const file = path.join(dir, 'complex-missing.grib2');
+    writeFileSync(file, Buffer.concat(cases.map(({ template, management, order }) => message(frame, template, management, order))));
+    const messages = read(file).messages;
+    assert.equal(messages.length, cases.length);
+    cases.forEach(({ template, management, order }, m) => {
+      const label = `template 5.${template}, management ${management}, order ${order}`;
+      const reference = referencePoints(file, m + 1).map((point) => point.value);
+      assert.equal(reference.length, 496, label);
+      // The sample holds what it is for, as ecCodes reads it: primary missing points, and secondary ones where management 2 says so.
+      const missing = (k: number) => Number.isNaN(reference[k]);
+      assert.deepEqual([2, 4, 8, 14, 19].map(missing), [true, management === 2, true, management === 2, false], label);
+      const values = messages[m].values();
+      assert.equal(messages[m].dataTemplate, template, label);
+      assert.deepEqual(values.map((v) => (Number.isNaN(v) ? 1 : 0)), Float32Array.from(reference, (v) => (Number.isNaN(v) ? 1 : 0)), `${label}: missing points`);
+      assertValues(values, { count: m + 1, binaryScale: -1, decimalScale: 1, values: Float64Array.from(reference) }, label);
+    });
   });
 });
 
