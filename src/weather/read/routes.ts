@@ -10,7 +10,7 @@ import type { WeatherCatalog } from '../catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
 import { catalogSchema } from '../layer.js';
 import { parsePosition, parseVariables, PointForecasts } from './point.js';
-import { tileSize } from '../mercator.js';
+import { tileSize } from '../tiler.js';
 import { OpenFiles } from '../../platform/files/open-files.js';
 import { openArchive } from '../../platform/pmtiles.js';
 
