@@ -5,6 +5,7 @@
 
 import { latitudeOfY, longitudeOfX, MAX_LATITUDE, wrapLongitude as wrap, xOfLongitude as mercatorX, yOfLatitude as mercatorY, type LonLat } from '../../platform/web-mercator.js';
 import { fitBox, viewOfBounds } from '../../render/view/fit.js';
+import { SINGLE_POINT_ZOOM } from './fit-defaults.js';
 import { MAX_ZOOM, MIN_ZOOM, type Viewport } from '../../render/view/viewport.js';
 import { lonLatOutside, outOfBounds, valueOutside } from '../errors.js';
 import { ApiError } from '../../platform/errors.js';
@@ -17,9 +18,6 @@ export interface Features {
   paths: readonly { points: readonly LonLat[]; shortest: boolean }[];
   markers: readonly LonLat[];
 }
-
-/** Zoom of an auto-fitted image whose features are all one point: a street-level view. */
-export const SINGLE_POINT_ZOOM = 14;
 
 /** Checks a viewport given by the client: a centre on the Mercator square and a zoom of the pyramid. */
 export function checkViewport(center: LonLat, zoom: number): void {

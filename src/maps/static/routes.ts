@@ -12,6 +12,7 @@ import { compileStyle } from '../../render/style/style.js';
 import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';
 import { LANGUAGE_DESCRIPTION } from '../language.js';
+import { DEFAULT_PADDING } from './fit-defaults.js';
 import { IMAGE_FORM, LEGENDS, parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { StaticWeather } from './weather-layer.js';
 import { rampOf } from '../../weather/ramps.js';
@@ -73,7 +74,7 @@ const querystring = Type.Object({
   markers: repeated('Markers: [icon:URL|][anchor:A|][scale:N|] then lon,lat[,colour] entries separated by |'),
   attribution: defaulted(oneOf(ATTRIBUTIONS, { default: 'bottomright', description: 'Corner of the attribution, or false for none' })),
   shortest: text('true draws every path the short way across the antimeridian (default false)'),
-  padding: text('Margin around fitted bounds or features, as a fraction of the size on each side (default 0.1)'),
+  padding: text(`Margin around fitted bounds or features, as a fraction of the size on each side (default ${DEFAULT_PADDING})`),
   latlng: text('true reads every coordinate pair of path and markers as lat,lon (default false)'),
   language: text(LANGUAGE_DESCRIPTION),
   weather: text('A weather variable of the latest runs (`temperature-2m:gfs`, or a base id one model gives) drawn with its colour ramp under the labels'),
