@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { GATE_UNAVAILABLE, gatedRoute, type KeyGate } from '../keys/gate.js';
+import { GATE_UNAVAILABLE, gatedRoute, keyParameter, type KeyGate } from '../keys/gate.js';
 import { defaulted, type TypeBoxTypeProvider } from '../platform/http/typebox.js';
 import { projInfo } from './proj/proj.js';
 import { MAX_QUERY_LENGTH } from './search/query.js';
@@ -114,7 +114,6 @@ const searchResult = {
 export const coordinatesSchemas = [xyzSchema, operationUsed, transformResultSchema, id, defaultTransformation, exportItem, transformationItem, searchItem, searchResult];
 
 const srs = (what: string) => defaulted(Type.Integer({ minimum: 1, maximum: 999_999_999, default: 4326, description: `${what} CRS (EPSG code)` }));
-const keyParameter = Type.Optional(Type.String({ description: 'API key token' }));
 
 /** The routes' parameters, declared once: their types, validation and OpenAPI entries come from these. */
 const searchParams = Type.Object({ query: Type.String({ maxLength: MAX_QUERY_LENGTH }) });

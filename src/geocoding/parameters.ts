@@ -4,7 +4,10 @@
  * never a 500 and never a silently ignored value.
  */
 
+import { Type, type Static } from '@sinclair/typebox';
+import { keyParameter } from '../keys/gate.js';
 import { ApiError } from '../platform/errors.js';
+import { defaulted } from '../platform/http/typebox.js';
 import { fold } from './normalize.js';
 import { ENTRY_KINDS, type EntryKind } from './place-index.js';
 
@@ -42,17 +45,25 @@ export const PLACE_TYPES = [
 ] as const;
 const ALIASES: Record<string, readonly EntryKind[]> = { place: ['municipality', 'locality', 'neighbourhood'] };
 
-export interface GeocodingQuery {
-  key?: string;
-  limit: number;
-  language?: string;
-  proximity?: string;
-  bbox?: string;
-  country?: string;
-  types?: string;
-  autocomplete: boolean;
-  fuzzyMatch: boolean;
-}
+/** The query string of a geocoding request, declared once: its type, validation and OpenAPI entry come from it. */
+export const geocodingQuerystring = Type.Object({
+  key: keyParameter,
+  limit: defaulted(Type.Integer({ minimum: 1, maximum: 10, default: 5, description: 'Most features to return' })),
+  language: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: `ISO 639-1 codes separated by commas (at most ${MAX_LANGUAGES}), the first preferred for names; absent: the Accept-Language header; empty: no preference`,
+    }),
+  ),
+  proximity: Type.Optional(Type.String({ maxLength: 100, description: 'longitude,latitude: places near it rank higher (`ip` is accepted and ignored)' })),
+  bbox: Type.Optional(Type.String({ maxLength: 200, description: 'west,south,east,north: only features whose centre is inside (west > east crosses the antimeridian)' })),
+  country: Type.Optional(Type.String({ maxLength: 1000, description: 'ISO 3166-1 alpha-2 codes separated by commas: only features in these countries' })),
+  types: Type.Optional(Type.String({ maxLength: 1000, description: `Place types separated by commas: ${PLACE_TYPES.join(', ')} (place: any populated place)` })),
+  autocomplete: defaulted(Type.Boolean({ default: true, description: 'The last word is a prefix (zur finds Zürich)' })),
+  fuzzyMatch: defaulted(Type.Boolean({ default: true, description: 'Words within one typo (two for words of 8 letters or more) match too' })),
+});
+/** What the geocoder reads of it: all but the key, which the gate took. */
+export type GeocodingQuery = Omit<Static<typeof geocodingQuerystring>, 'key'>;
 
 export interface SearchOptions {
   limit: number;

@@ -1,8 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { gatedRoute, gatedUnavailable, type KeyGate } from '../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../platform/http/typebox.js';
 import type { Geocoder } from './geocoder.js';
 import { INDEX_BUILDING } from './geocoder.js';
-import { MAX_LANGUAGES, MAX_QUERY_LENGTH, PLACE_TYPES, type GeocodingQuery } from './parameters.js';
+import { geocodingQuerystring, MAX_QUERY_LENGTH } from './parameters.js';
 
 const position = { type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2, description: '[longitude, latitude]' } as const;
 
@@ -68,10 +70,14 @@ const result = {
 
 export const geocodingSchemas = [contextItem, feature, result];
 
+const geocodingParams = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: MAX_QUERY_LENGTH * 4, description: `A place name (at most ${MAX_QUERY_LENGTH} characters), or longitude,latitude` }),
+});
+
 /** Geocoding (issue 33) under `/geocoding`, behind the API-key gate, counted as the `geocoding` area. */
 export async function geocodingRoutes(app: FastifyInstance, options: { gate: KeyGate; geocoder: Geocoder }): Promise<void> {
   app.addHook('onRequest', options.gate.hookFor('geocoding'));
-  app.get<{ Params: { query: string }; Querystring: GeocodingQuery }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/geocoding/:query.json',
     {
       schema: {
@@ -79,25 +85,8 @@ export async function geocodingRoutes(app: FastifyInstance, options: { gate: Key
         summary: 'Forward and reverse geocoding',
         description:
           'Forward: a place name (case, accents and typos do not matter; the last word is a prefix with autocomplete). Reverse: `longitude,latitude` gives what is there, most detailed first (neighbourhood, place, country). World data: countries (Natural Earth, names in many languages) and GeoNames places of 1,000 people or more. See docs/guide/geocoding.md.',
-        params: {
-          type: 'object',
-          required: ['query'],
-          properties: { query: { type: 'string', minLength: 1, maxLength: MAX_QUERY_LENGTH * 4, description: `A place name (at most ${MAX_QUERY_LENGTH} characters), or longitude,latitude` } },
-        },
-        querystring: {
-          type: 'object',
-          properties: {
-            key: { type: 'string', description: 'API key token' },
-            limit: { type: 'integer', minimum: 1, maximum: 10, default: 5, description: 'Most features to return' },
-            language: { type: 'string', maxLength: 200, description: `ISO 639-1 codes separated by commas (at most ${MAX_LANGUAGES}), the first preferred for names; absent: the Accept-Language header; empty: no preference` },
-            proximity: { type: 'string', maxLength: 100, description: 'longitude,latitude: places near it rank higher (`ip` is accepted and ignored)' },
-            bbox: { type: 'string', maxLength: 200, description: 'west,south,east,north: only features whose centre is inside (west > east crosses the antimeridian)' },
-            country: { type: 'string', maxLength: 1000, description: 'ISO 3166-1 alpha-2 codes separated by commas: only features in these countries' },
-            types: { type: 'string', maxLength: 1000, description: `Place types separated by commas: ${PLACE_TYPES.join(', ')} (place: any populated place)` },
-            autocomplete: { type: 'boolean', default: true, description: 'The last word is a prefix (zur finds Zürich)' },
-            fuzzyMatch: { type: 'boolean', default: true, description: 'Words within one typo (two for words of 8 letters or more) match too' },
-          },
-        },
+        params: geocodingParams,
+        querystring: geocodingQuerystring,
         ...gatedRoute,
         response: {
           200: { $ref: 'GeocodingResult#' },

@@ -1,3 +1,4 @@
+import { Type, type TString } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { originAllowed } from './origins.js';
 import { keyChangesTopic, type ApiKeyStore, type GateKey } from './store.js';
@@ -36,10 +37,10 @@ declare module 'fastify' {
   }
 }
 
-/** Route-schema parts every gated route declares, so the OpenAPI document shows the gate. */
 /** Why a gated route answers 503 whatever it does: the key could not be checked. */
 export const GATE_UNAVAILABLE = 'The key could not be checked: the database is unreachable (past the revocation bound for a key checked before); see Retry-After';
 
+/** Route-schema parts every gated route declares, so the OpenAPI document shows the gate. */
 export const gatedRoute = {
   security: [{ apiKey: [] }],
   response: {
@@ -48,6 +49,13 @@ export const gatedRoute = {
     503: { $ref: 'ErrorBody#', description: GATE_UNAVAILABLE },
   },
 } as const;
+
+/**
+ * The `key` query parameter of a gated route. Validation runs after the gate, which refuses a
+ * request without a key (403, in `gatedRoute`), so the schema leaves it out of `required` and a
+ * handler has it: typed as present.
+ */
+export const keyParameter = Type.Optional(Type.String({ description: 'API key token' })) as unknown as TString;
 
 /** The 503 response of a gated route that can also be unavailable for a reason of its own. */
 export const gatedUnavailable = (reason: string) => ({ $ref: 'ErrorBody#', description: `${reason}; or ${GATE_UNAVAILABLE.charAt(0).toLowerCase()}${GATE_UNAVAILABLE.slice(1)}` }) as const;

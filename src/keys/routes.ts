@@ -1,4 +1,6 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { defaulted, type TypeBoxTypeProvider } from '../platform/http/typebox.js';
 import { rateLimitedError, type RateLimiter } from '../platform/rate-limit.js';
 import { ApiError, NotFoundError } from '../platform/errors.js';
 import type { AccountStore } from './accounts.js';
@@ -91,11 +93,17 @@ export const accountUsageSchema = {
   },
 } as const;
 
-const keyIdParams = {
-  type: 'object',
-  required: ['key_id'],
-  properties: { key_id: { type: 'string', format: 'uuid', description: 'Key identifier' } },
-} as const;
+/** The routes' request parts, declared once: their types, validation and OpenAPI entries come from these. */
+const keyIdParams = Type.Object({ key_id: Type.String({ format: 'uuid', description: 'Key identifier' }) });
+const settingsBody = Type.Unsafe<ApiKeySettings>({ $ref: 'APIKeySettings#' });
+const listQuerystring = Type.Object({
+  limit: defaulted(Type.Integer({ minimum: 10, maximum: 100, default: 50, description: 'Page size' })),
+  // Base64 as the pages give it, or base64url with or without padding, as URLs often carry it.
+  cursor: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/_ -]*={0,2}$', maxLength: 256, description: 'Cursor from the previous page of this account (base64 or base64url; opaque)' })),
+});
+const usageQuerystring = Type.Object({
+  days: defaulted(Type.Integer({ minimum: 1, maximum: maxUsageDays, default: 30, description: 'Days counted, today included' })),
+});
 
 const errors = {
   400: { $ref: 'ErrorBody#', description: 'Invalid request' },
@@ -158,40 +166,34 @@ export async function keyManagementRoutes(
     return settings;
   };
 
-  app.get<{ Querystring: { limit: number; cursor?: string } }>(
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get(
     '/v1/api_keys',
     {
       schema: {
         ...common,
         summary: 'List keys of the account',
-        querystring: {
-          type: 'object',
-          properties: {
-            limit: { type: 'integer', minimum: 10, maximum: 100, default: 50, description: 'Page size' },
-            // Base64 as the pages give it, or base64url with or without padding, as URLs often carry it.
-            cursor: { type: 'string', pattern: '^[A-Za-z0-9+/_ -]*={0,2}$', maxLength: 256, description: 'Cursor from the previous page of this account (base64 or base64url; opaque)' },
-          },
-        },
+        querystring: listQuerystring,
         response: { 200: { $ref: 'APIKeyPage#' }, ...errors },
       },
     },
     async (request) => keys.list(request.accountId!, request.query.limit, request.query.cursor ?? null),
   );
 
-  app.post<{ Body: ApiKeySettings }>(
+  typed.post(
     '/v1/api_keys',
     {
       schema: {
         ...common,
         summary: 'Create key',
-        body: { $ref: 'APIKeySettings#' },
+        body: settingsBody,
         response: { 200: { $ref: 'APIKey#' }, ...errors },
       },
     },
     async (request) => keys.create(request.accountId!, settingsFrom(request.body), options.maxKeysPerAccount),
   );
 
-  app.get<{ Params: { key_id: string } }>(
+  typed.get(
     '/v1/api_keys/:key_id',
     {
       schema: {
@@ -204,7 +206,7 @@ export async function keyManagementRoutes(
     async (request) => (await keys.get(request.accountId!, request.params.key_id)) ?? Promise.reject(new NotFoundError()),
   );
 
-  app.delete<{ Params: { key_id: string } }>(
+  typed.delete(
     '/v1/api_keys/:key_id',
     {
       schema: {
@@ -230,7 +232,7 @@ export async function keyManagementRoutes(
     },
   );
 
-  app.post<{ Params: { key_id: string }; Body: ApiKeySettings }>(
+  typed.post(
     '/v1/api_keys/:key_id/change_settings',
     {
       schema: {
@@ -238,7 +240,7 @@ export async function keyManagementRoutes(
         summary: 'Change the settings of a key',
         description: 'Changes the fields present in the body and updates `changed`.',
         params: keyIdParams,
-        body: { $ref: 'APIKeySettings#' },
+        body: settingsBody,
         response: { 200: { $ref: 'APIKey#' }, ...errors, ...notFound },
       },
     },
@@ -247,17 +249,14 @@ export async function keyManagementRoutes(
       Promise.reject(new NotFoundError()),
   );
 
-  app.get<{ Querystring: { days: number } }>(
+  typed.get(
     '/v1/usage',
     {
       schema: {
         ...common,
         summary: "Usage of the account's keys",
         description: 'Requests admitted by the key gate per key, UTC day and area of the API over the last `days` days (today included), with totals, each key\'s last use, rate limit, quota and requests this month, and the server\'s rate limit.',
-        querystring: {
-          type: 'object',
-          properties: { days: { type: 'integer', minimum: 1, maximum: maxUsageDays, default: 30, description: 'Days counted, today included' } },
-        },
+        querystring: usageQuerystring,
         response: { 200: { $ref: 'AccountUsage#' }, ...errors },
       },
     },

@@ -1,38 +1,6 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { nullable } from '../platform/http/typebox.js';
 import { formatOriginRule, maxOriginRuleLength, maxOriginRules, parseOriginRule } from './origins.js';
-
-/** A key's own rate limit: a token bucket of `requests_per_second` refill and `burst` size. */
-export interface KeyRateLimit {
-  requests_per_second: number;
-  burst: number;
-}
-
-/** A key's quota: requests admitted per UTC calendar month. */
-export interface KeyQuota {
-  requests_per_month: number;
-}
-
-/** The body of create and change_settings (spec `APIKeySettings`, plus the optional `name`, `rate_limit` and `quota`). */
-export interface ApiKeySettings {
-  name?: string;
-  description?: string | null;
-  user_agent?: string | null;
-  origins?: string[];
-  /** null: the server's limit. */
-  rate_limit?: KeyRateLimit | null;
-  /** null: no quota. */
-  quota?: KeyQuota | null;
-}
-
-/** A key's limit and quota from their columns (null columns: none of its own). */
-export function storedLimits(row: { rate_limit_rps: number | null; rate_limit_burst: number | null; quota_monthly: string | null }): {
-  rate_limit: KeyRateLimit | null;
-  quota: KeyQuota | null;
-} {
-  return {
-    rate_limit: row.rate_limit_rps === null || row.rate_limit_burst === null ? null : { requests_per_second: row.rate_limit_rps, burst: row.rate_limit_burst },
-    quota: row.quota_monthly === null ? null : { requests_per_month: Number(row.quota_monthly) },
-  };
-}
 
 /**
  * The bounds of a key's rate limit are those of where it is kept, whatever the server's own limit
@@ -45,33 +13,45 @@ export function storedLimits(row: { rate_limit_rps: number | null; rate_limit_bu
  */
 const keyRateLimitBounds = { minRequestsPerSecond: 0.001, maxRequestsPerSecond: 1e9, maxBurst: 2 ** 31 - 1 } as const;
 
-/** The schema of a key's rate limit, in `APIKeySettings` and `APIKey`. */
-export const keyRateLimitSchema = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  required: ['requests_per_second', 'burst'],
-  properties: {
-    requests_per_second: {
-      type: 'number',
+/** A key's own rate limit: a token bucket of `requests_per_second` refill and `burst` size. */
+const keyRateLimit = Type.Object(
+  {
+    requests_per_second: Type.Number({
       minimum: keyRateLimitBounds.minRequestsPerSecond,
       maximum: keyRateLimitBounds.maxRequestsPerSecond,
       description: 'Refill rate of the key\'s token bucket',
-    },
-    burst: { type: 'integer', minimum: 1, maximum: keyRateLimitBounds.maxBurst, description: 'Size of the key\'s token bucket' },
+    }),
+    burst: Type.Integer({ minimum: 1, maximum: keyRateLimitBounds.maxBurst, description: 'Size of the key\'s token bucket' }),
   },
-  description: "The key's own rate limit, at most the server's (rate and burst each); null: the server's limit",
-} as const;
+  { additionalProperties: false, description: "The key's own rate limit, at most the server's (rate and burst each); null: the server's limit" },
+);
+export type KeyRateLimit = Static<typeof keyRateLimit>;
+
+/** A key's quota: requests admitted per UTC calendar month. */
+const keyQuota = Type.Object(
+  {
+    requests_per_month: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Requests admitted per UTC calendar month; beyond, 429 until the month ends' }),
+  },
+  { additionalProperties: false, description: 'Requests the key may make per UTC calendar month; null: no quota' },
+);
+export type KeyQuota = Static<typeof keyQuota>;
+
+/** The schema of a key's rate limit, in `APIKeySettings` and `APIKey`. */
+export const keyRateLimitSchema = nullable(keyRateLimit);
 
 /** The schema of a key's quota, in `APIKeySettings` and `APIKey`. */
-export const keyQuotaSchema = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  required: ['requests_per_month'],
-  properties: {
-    requests_per_month: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: 'Requests admitted per UTC calendar month; beyond, 429 until the month ends' },
-  },
-  description: 'Requests the key may make per UTC calendar month; null: no quota',
-} as const;
+export const keyQuotaSchema = nullable(keyQuota);
+
+/** A key's limit and quota from their columns (null columns: none of its own). */
+export function storedLimits(row: { rate_limit_rps: number | null; rate_limit_burst: number | null; quota_monthly: string | null }): {
+  rate_limit: KeyRateLimit | null;
+  quota: KeyQuota | null;
+} {
+  return {
+    rate_limit: row.rate_limit_rps === null || row.rate_limit_burst === null ? null : { requests_per_second: row.rate_limit_rps, burst: row.rate_limit_burst },
+    quota: row.quota_monthly === null ? null : { requests_per_month: Number(row.quota_monthly) },
+  };
+}
 
 export const limits = {
   name: 128,
@@ -81,29 +61,28 @@ export const limits = {
   origin: maxOriginRuleLength,
 } as const;
 
-/** JSON schema of `APIKeySettings`; the origin syntax is checked by `normalizeSettings`. */
-export const apiKeySettingsSchema = {
-  $id: 'APIKeySettings',
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: limits.name, description: 'Generated when not given' },
-    description: { type: ['string', 'null'], maxLength: limits.description },
-    user_agent: {
-      type: ['string', 'null'],
-      maxLength: limits.userAgent,
-      description: 'When set, the User-Agent of a request must contain this text',
-    },
-    origins: {
-      type: 'array',
-      maxItems: limits.origins,
-      items: { type: 'string', minLength: 1, maxLength: limits.origin },
-      description: 'Allowed origins: example.com, *.example.com, optionally with scheme and port',
-    },
-    rate_limit: keyRateLimitSchema,
-    quota: keyQuotaSchema,
+/**
+ * `APIKeySettings`, the body of create and change_settings (the spec's, plus the optional `name`,
+ * `rate_limit`, null for the server's limit, and `quota`, null for none); the origin syntax is
+ * checked by `normalizeSettings`.
+ */
+export const apiKeySettingsSchema = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: limits.name, description: 'Generated when not given' })),
+    description: Type.Optional(nullable(Type.String({ maxLength: limits.description }))),
+    user_agent: Type.Optional(nullable(Type.String({ maxLength: limits.userAgent, description: 'When set, the User-Agent of a request must contain this text' }))),
+    origins: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: limits.origin }), {
+        maxItems: limits.origins,
+        description: 'Allowed origins: example.com, *.example.com, optionally with scheme and port',
+      }),
+    ),
+    rate_limit: Type.Optional(keyRateLimitSchema),
+    quota: Type.Optional(keyQuotaSchema),
   },
-} as const;
+  { $id: 'APIKeySettings', additionalProperties: false },
+);
+export type ApiKeySettings = Static<typeof apiKeySettingsSchema>;
 
 /**
  * Checks what the schema cannot (origin syntax, a rate limit above the server's `maxRateLimit`,

@@ -6,17 +6,18 @@
  * - Bounds: the definition's `bounds` (what `maps import` and `maps add` record: the data's extent);
  *   else the box around the sources that cover less than the whole world (a street map's extract,
  *   not the `world` map drawn under it, nor a GeoJSON source, which claims the world); else the world.
- * - Centre: the definition's `center` (`maps add` records the archive's); else the middle of the
- *   bounds in Web Mercator, at the deepest whole zoom that shows all of them in a 1024x768 viewport
- *   (a desktop browser's map; a whole zoom, since TileJSON clients and WMTS take whole zooms).
- *   The zoom is brought into the map's zoom range.
+ * - Centre: the definition's `center` (`maps add` records the archive's); else where a map over
+ *   the bounds opens (render/view/fit.ts `fittedCenter`, which the tools that publish maps use
+ *   too): the middle of the bounds in Web Mercator, at the deepest whole zoom that shows all of
+ *   them in a 1024x768 viewport, within the map's zoom range.
  *
  * The style's own root `center` and `zoom` are not read: the street styles carry their authors'
  * (the world at zoom 1), which say nothing of the data a map was made over.
  */
 
-import { DEFAULT_SOURCE_BOUNDS, MAX_LATITUDE } from '../platform/web-mercator.js';
-import { fitBounds, type Bounds } from './static/fit.js';
+import { DEFAULT_SOURCE_BOUNDS } from '../platform/web-mercator.js';
+import { fittedCenter } from '../render/view/fit.js';
+import type { Bounds } from './static/fit.js';
 
 /** [longitude, latitude, zoom]: TileJSON's `center`, the zoom in the 512-px pyramid of styles and static images. */
 export type Center = [lon: number, lat: number, zoom: number];
@@ -25,9 +26,6 @@ export interface MapExtent {
   bounds: Bounds;
   center: Center;
 }
-
-/** The viewport a map's default zoom fits its bounds into. */
-export const OPENING_VIEWPORT = { width: 1024, height: 768 } as const;
 
 const inside = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
@@ -53,14 +51,6 @@ export function boundsOfSources(sources: Iterable<readonly [number, number, numb
     Math.max(...regional.map((b) => b[2])),
     Math.max(...regional.map((b) => b[3])),
   ];
-}
-
-/** The middle of `bounds` at the deepest whole zoom that shows them whole in the opening viewport, within minzoom..maxzoom. */
-export function fittedCenter(bounds: Bounds, minzoom: number, maxzoom: number): Center {
-  // An archive's header may claim more than the Mercator square (or the globe): fitted within them.
-  const [west, south, east, north] = bounds.map((value, i) => inside(value, i % 2 === 0 ? -180 : -MAX_LATITUDE, i % 2 === 0 ? 180 : MAX_LATITUDE)) as Bounds;
-  const view = fitBounds([west, Math.min(south, north), east, Math.max(south, north)], OPENING_VIEWPORT.width, OPENING_VIEWPORT.height, 0);
-  return [view.center[0], view.center[1], inside(Math.floor(view.zoom), minzoom, maxzoom)];
 }
 
 export function mapExtent(

@@ -6,8 +6,10 @@
  * API's bounds form, which carries the key as every link Meridian hands out does).
  */
 
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, type KeyGate } from '../keys/gate.js';
+import { gatedRoute, keyParameter, type KeyGate } from '../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../platform/http/typebox.js';
 import { SCHEMAS } from './definition.js';
 import type { MapRegistry } from './registry.js';
 import { mapLinks, publicOrigin, THUMBNAIL } from './serve/links.js';
@@ -31,14 +33,14 @@ const mapSummary = {
 
 export async function mapListRoutes(app: FastifyInstance, options: { gate: KeyGate; registry: MapRegistry; publicUrl: string | null }): Promise<void> {
   app.addHook('onRequest', options.gate.hookFor('maps'));
-  app.get<{ Querystring: { key: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/maps',
     {
       schema: {
         tags: ['interactive maps'],
         summary: 'The configured maps, by id',
         security: gatedRoute.security,
-        querystring: { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } },
+        querystring: Type.Object({ key: keyParameter }),
         response: {
           200: { description: 'Maps in id order', type: 'object', required: ['maps'], properties: { maps: { type: 'array', items: mapSummary } } },
           ...gatedRoute.response,

@@ -1,6 +1,5 @@
 import type { Geometry } from './grib/grid.js';
-import type { LonLatBounds } from './mercator.js';
-import type { GriddedField } from './tiler.js';
+import type { GriddedField, LonLatBounds } from './tiler.js';
 
 /**
  * From a decoded GRIB2 field on its grid to what the tiler samples: values laid out row by row

@@ -1,8 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { KeyframeRow } from './catalog.js';
-import { metresOfLatitude as mercatorY, metresOfLongitude as mercatorX } from '../platform/web-mercator.js';
-import { originShift, tileSize, type LonLatBounds } from './mercator.js';
-import type { TileFormat } from './tiler.js';
+import { HALF_WORLD_METRES, metresOfLatitude as mercatorY, metresOfLongitude as mercatorX } from '../platform/web-mercator.js';
+import { tileSize, type LonLatBounds, type TileFormat } from './tiler.js';
 import { channelsOf, type VariableDefinition } from './variables.js';
 
 /**
@@ -112,9 +111,9 @@ export function buildLayer(input: LayerInput): Layer {
   const { variable, bounds, maxZoom } = input;
   // Within the world's square, so that a global field's bounds are the pyramid's to the last digit
   // (the latitude limit's metres round a few units in the last place off the half world).
-  const inWorld = (metres: number) => Math.min(originShift, Math.max(-originShift, metres));
+  const inWorld = (metres: number) => Math.min(HALF_WORLD_METRES, Math.max(-HALF_WORLD_METRES, metres));
   const mercatorBounds = [mercatorX(bounds.west), mercatorY(bounds.south), mercatorX(bounds.east), mercatorY(bounds.north)].map(inWorld);
-  const worldBounds = [-originShift, -originShift, originShift, originShift];
+  const worldBounds = [-HALF_WORLD_METRES, -HALF_WORLD_METRES, HALF_WORLD_METRES, HALF_WORLD_METRES];
   const channels = channelsOf(variable);
   const east = bounds.east < bounds.west ? bounds.east + 360 : bounds.east;
   const center = [((bounds.west + east) / 2 + 540) % 360 - 180, (bounds.south + bounds.north) / 2, Math.min(2, maxZoom)];
@@ -133,8 +132,8 @@ export function buildLayer(input: LayerInput): Layer {
         matrix_height: 2 ** zoom,
         tile_width: tileSize,
         tile_height: tileSize,
-        pixel_x_size: (2 * originShift) / (tileSize * 2 ** zoom),
-        pixel_y_size: (2 * originShift) / (tileSize * 2 ** zoom),
+        pixel_x_size: (2 * HALF_WORLD_METRES) / (tileSize * 2 ** zoom),
+        pixel_y_size: (2 * HALF_WORLD_METRES) / (tileSize * 2 ** zoom),
       })),
     },
     metadata: {

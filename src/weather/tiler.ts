@@ -1,6 +1,71 @@
+/**
+ * A field cut into the weather's tile pyramid: Web Mercator (EPSG:3857) tiles of 512 px, XYZ, down
+ * to the zoom the source grid's resolution is worth; each tile's pixels sampled from the field,
+ * quantised and encoded as PNG or WebP.
+ */
 import sharp from 'sharp';
-import { pixelLatitude, pixelLongitude, tileSize, tilesCovering, type LonLatBounds } from './mercator.js';
 import type { Tile } from '../platform/pmtiles.js';
+import { HALF_WORLD_METRES, latitudeOfY, longitudeOfX, xOfLongitude, yOfLatitude } from '../platform/web-mercator.js';
+
+/** Weather tiles are 512 px, XYZ (y down from the north): zoom 0 is the whole world in one tile. */
+export const tileSize = 512;
+
+/** Longitude of the centre of pixel column `px` of a world `2^z * 512` pixels wide. */
+function pixelLongitude(px: number, zoom: number): number {
+  return longitudeOfX((px + 0.5) / (tileSize * 2 ** zoom));
+}
+
+/** Latitude of the centre of pixel row `py` (0 at the north edge). */
+function pixelLatitude(py: number, zoom: number): number {
+  return latitudeOfY((py + 0.5) / (tileSize * 2 ** zoom));
+}
+
+/** The tile column holding a longitude, and the tile row holding a latitude, at a zoom. */
+function tileX(lon: number, zoom: number): number {
+  const n = 2 ** zoom;
+  return Math.min(n - 1, Math.max(0, Math.floor(xOfLongitude(lon) * n)));
+}
+
+function tileY(lat: number, zoom: number): number {
+  const n = 2 ** zoom;
+  return Math.min(n - 1, Math.max(0, Math.floor(yOfLatitude(lat) * n)));
+}
+
+export interface LonLatBounds {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+/** Tiles of one zoom that intersect the bounds (west > east: the bounds cross the antimeridian). */
+function tilesCovering(bounds: LonLatBounds, zoom: number): { x: number; y: number }[] {
+  const columns: number[] = [];
+  const n = 2 ** zoom;
+  const first = tileX(bounds.west, zoom);
+  const last = tileX(bounds.east, zoom);
+  if (bounds.west <= bounds.east) {
+    for (let x = first; x <= last; x++) columns.push(x);
+  } else {
+    for (let x = first; x < n; x++) columns.push(x);
+    for (let x = 0; x <= last && x < first; x++) columns.push(x);
+  }
+  const tiles: { x: number; y: number }[] = [];
+  for (let y = tileY(bounds.north, zoom); y <= tileY(bounds.south, zoom); y++) {
+    for (const x of columns) tiles.push({ x, y });
+  }
+  return tiles;
+}
+
+/**
+ * The smallest zoom whose pixels are no larger than the source grid's spacing (metres, measured
+ * at a latitude), capped at `limit`: deeper zooms would only interpolate.
+ */
+export function zoomForResolution(spacingMetres: number, latitude: number, limit = 12): number {
+  const groundWidth = 2 * HALF_WORLD_METRES * Math.cos((latitude * Math.PI) / 180);
+  const zoom = Math.ceil(Math.log2(groundWidth / (tileSize * spacingMetres)));
+  return Math.max(0, Math.min(limit, zoom));
+}
 
 /**
  * A field on its source grid, ready to be sampled: values in row-major order (`j * width + i`),

@@ -9,11 +9,9 @@ import { copyButton, debounce, field, fill, h, messageLine } from '../dom.js';
 import { keyPicker } from '../key-picker.js';
 import { createMap, listMaps, mapStyle, type MapSummary } from '../map-view.js';
 import { staticUrl, type Marker, type PathStyle, type View } from '../static-url.js';
+import { DEFAULT_PADDING, SINGLE_POINT_ZOOM } from '../../../src/maps/static/fit-defaults.js';
 
 const emptyLine = { type: 'FeatureCollection' as const, features: [] };
-/** The static API's defaults for an auto-fitted image (`padding`, and the zoom of a single point). */
-const AUTO_PADDING = 0.1;
-const AUTO_SINGLE_POINT_ZOOM = 14;
 
 export function renderStaticMap(main: HTMLElement): () => void {
   let alive = true;
@@ -77,9 +75,9 @@ export function renderStaticMap(main: HTMLElement): () => void {
 
   /**
    * In Auto mode the frame moves to what the image will show: the server fits the markers and path
-   * with `padding` (0.1 of each side by default, src/maps/static/fit.ts), and the frame has the
+   * with `padding` (DEFAULT_PADDING of each side unless given, src/maps/static/fit-defaults.ts), and the frame has the
    * image's proportions, so the same box with the same share of padding is the same view; one point
-   * alone is shown at the server's street-level zoom, 14 in the image's pyramid.
+   * alone is shown at the server's street-level zoom (SINGLE_POINT_ZOOM) in the image's pyramid.
    */
   function frameOverlays(): void {
     const points = [...markers.map((m): [number, number] => [m.lon, m.lat]), ...path];
@@ -89,10 +87,10 @@ export function renderStaticMap(main: HTMLElement): () => void {
     const [west, east, south, north] = [Math.min(...lons), Math.max(...lons), Math.min(...lats), Math.max(...lats)];
     const { clientWidth: frameWidth, clientHeight: frameHeight } = map.getContainer();
     if (west === east && south === north) {
-      map.jumpTo({ center: [west, south], zoom: AUTO_SINGLE_POINT_ZOOM - Math.log2(size().width / frameWidth) });
+      map.jumpTo({ center: [west, south], zoom: SINGLE_POINT_ZOOM - Math.log2(size().width / frameWidth) });
       return;
     }
-    const [x, y] = [frameWidth * AUTO_PADDING, frameHeight * AUTO_PADDING];
+    const [x, y] = [frameWidth * DEFAULT_PADDING, frameHeight * DEFAULT_PADDING];
     map.fitBounds([[west, south], [east, north]], { padding: { top: y, bottom: y, left: x, right: x }, animate: false });
   }
 

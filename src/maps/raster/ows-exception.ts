@@ -16,7 +16,7 @@ export type OwsExceptionCode =
   | 'VersionNegotiationFailed';
 
 /** HTTP status of each code, as WMTS 1.0.0 table 28 gives them. */
-const STATUS: Record<OwsExceptionCode, number> = {
+const STATUS: Record<OwsExceptionCode, 400 | 501> = {
   MissingParameterValue: 400,
   InvalidParameterValue: 400,
   TileOutOfRange: 400,
@@ -36,7 +36,7 @@ export class OwsException extends Error {
     super(message);
   }
 
-  get statusCode(): number {
+  get statusCode(): 400 | 501 {
     return STATUS[this.code];
   }
 

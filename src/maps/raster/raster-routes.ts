@@ -17,8 +17,11 @@
  * `hit-shared` (the shared store) or `miss` (rendered).
  */
 
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, gatedUnavailable, keyParameter, type KeyGate } from '../../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
+import { oneOf } from '../../platform/settings.js';
 import { ApiError } from '../../platform/errors.js';
 import { sendCached } from '../../platform/http/http-cache.js';
 import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS, type Format } from '../image-format.js';
@@ -73,34 +76,35 @@ export async function sendTile(request: FastifyRequest, reply: FastifyReply, til
   return sendCached(request, reply, bytes, CONTENT_TYPES[tile.format], maxAgeSeconds, etag);
 }
 
-/** Query parameters of every raster tile route, WMTS's too. */
-export const key = { type: 'string', description: 'API key token' } as const;
-export const language = { type: 'string', description: LANGUAGE_DESCRIPTION } as const;
+/** The query string of every raster tile route, WMTS's RESTful ones too. */
+export const tileQuerystring = Type.Object({ key: keyParameter, language: Type.Optional(Type.String({ description: LANGUAGE_DESCRIPTION })) });
+const mapParams = Type.Object({ mapId: Type.String({ description: 'Map identifier' }) });
+const tileJsonQuerystring = Type.Object({
+  ...tileQuerystring.properties,
+  format: Type.Optional(oneOf(FORMATS, { description: 'Image format of the tile URLs (default: the first the map allows)' })),
+});
 
 export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOptions): Promise<void> {
   app.addHook('onRequest', options.gate.hookFor('maps'));
   const { registry, tiles, maxAgeSeconds } = options;
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   for (const size of [512, 256] as const) {
     const prefix = size === 512 ? '' : `/${size}`;
-    app.get<{ Params: { mapId: string; z: number; x: number; tile: string }; Querystring: { key: string; language?: string } }>(
+    typed.get(
       `/maps/:mapId${prefix}/:z/:x/:tile`,
       {
         schema: {
           tags: ['raster tiles'],
           summary: `A ${size}-px raster tile of the map, drawn from its style`,
           security: gatedRoute.security,
-          params: {
-            type: 'object',
-            required: ['mapId', 'z', 'x', 'tile'],
-            properties: {
-              mapId: { type: 'string', description: 'Map identifier' },
-              z: { type: 'integer', minimum: 0, maximum: 30, description: size === 512 ? 'Zoom, as the static images’' : 'Zoom of the 256-px pyramid: the static images’ zoom plus one' },
-              x: { type: 'integer', minimum: 0, description: 'Column, 0 at 180° W' },
-              tile: { type: 'string', description: '{y}[@2x].{format}: row (0 at the north), @2x for twice the pixels, png, jpg or webp as the map allows' },
-            },
-          },
-          querystring: { type: 'object', properties: { key, language } },
+          params: Type.Object({
+            ...mapParams.properties,
+            z: Type.Integer({ minimum: 0, maximum: 30, description: size === 512 ? 'Zoom, as the static images’' : 'Zoom of the 256-px pyramid: the static images’ zoom plus one' }),
+            x: Type.Integer({ minimum: 0, description: 'Column, 0 at 180° W' }),
+            tile: Type.String({ description: '{y}[@2x].{format}: row (0 at the north), @2x for twice the pixels, png, jpg or webp as the map allows' }),
+          }),
+          querystring: tileQuerystring,
           response: {
             200: {
               description: 'The tile',
@@ -123,18 +127,15 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
       },
     );
 
-    app.get<{ Params: { mapId: string }; Querystring: { key: string; format?: string; language?: string } }>(
+    typed.get(
       `/maps/:mapId${prefix}/tiles.json`,
       {
         schema: {
           tags: ['raster tiles'],
           summary: `TileJSON 3.0.0 of the map’s ${size}-px raster tiles`,
           security: gatedRoute.security,
-          params: { type: 'object', required: ['mapId'], properties: { mapId: { type: 'string', description: 'Map identifier' } } },
-          querystring: {
-            type: 'object',
-            properties: { key, language, format: { type: 'string', enum: [...FORMATS], description: 'Image format of the tile URLs (default: the first the map allows)' } },
-          },
+          params: mapParams,
+          querystring: tileJsonQuerystring,
           response: {
             200: { description: 'TileJSON', ...tileJsonSchema },
             304: { description: 'Not modified (If-None-Match)' },
@@ -146,7 +147,7 @@ export async function rasterRoutes(app: FastifyInstance, options: RasterRouteOpt
       },
       async (request, reply) => {
         const map = mapOf(registry, request.params.mapId);
-        const format = (request.query.format ?? map.formats[0]) as Format;
+        const format = request.query.format ?? map.formats[0]!;
         if (!map.formats.includes(format)) throw invalidFormat(format, map.formats);
         const languageOf = parseLanguage(request.query.language);
         let template = mapLinks(publicOrigin(request, reply, options.publicUrl), map.id, request.query.key).rasterTiles(size, format);

@@ -21,8 +21,11 @@
  * JSON body, as the other tile routes do.
  */
 
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, gatedUnavailable, keyParameter, type KeyGate } from '../../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
+import { oneOf } from '../../platform/settings.js';
 import { CONTENT_TYPES, IMAGE_CONTENT, FORMATS } from '../image-format.js';
 import { LANGUAGE_DESCRIPTION, parseLanguage } from '../language.js';
 import { mapOf, type MapRegistry } from '../registry.js';
@@ -31,7 +34,7 @@ import { NotFoundError } from '../../platform/errors.js';
 import { RENDER_UNAVAILABLE } from '../errors.js';
 import { sendCached } from '../../platform/http/http-cache.js';
 import { OwsException } from './ows-exception.js';
-import { key, language, parseTile, sendTile } from './raster-routes.js';
+import { parseTile, sendTile, tileQuerystring } from './raster-routes.js';
 import type { RasterTiles } from './raster-tiles.js';
 import { TILE_MATRIX_SETS, tileMatrixSetOf } from './tile-matrix-set.js';
 import { wmtsCapabilities, wmtsLinks } from './wmts-capabilities.js';
@@ -47,7 +50,8 @@ export interface WmtsRouteOptions {
 }
 
 const XML = 'application/xml; charset=utf-8';
-const mapId = { type: 'string', description: 'Map identifier; the layer’s identifier in WMTS' } as const;
+const mapId = Type.String({ description: 'Map identifier; the layer’s identifier in WMTS' });
+const mapParams = Type.Object({ mapId });
 const xmlResponse = (description: string, type = 'application/xml') => ({ description, content: { [type]: { schema: { type: 'string' } } } });
 const imageResponse = {
   description: 'The tile',
@@ -57,16 +61,17 @@ const imageResponse = {
 export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions): Promise<void> {
   app.addHook('onRequest', options.gate.hookFor('maps'));
   const { registry, tiles, maxAgeSeconds } = options;
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get<{ Params: { mapId: string }; Querystring: { key: string; language?: string } }>(
+  typed.get(
     '/maps/:mapId/WMTSCapabilities.xml',
     {
       schema: {
         tags: ['raster tiles'],
         summary: 'OGC WMTS 1.0.0 capabilities of the map (RESTful), every URL carrying the key',
         security: gatedRoute.security,
-        params: { type: 'object', required: ['mapId'], properties: { mapId } },
-        querystring: { type: 'object', properties: { key, language } },
+        params: mapParams,
+        querystring: tileQuerystring,
         response: {
           200: xmlResponse('The capabilities document: one layer, the tile matrix sets GoogleMapsCompatible (256 px) and WebMercatorQuad512'),
           304: { description: 'Not modified (If-None-Match)' },
@@ -83,25 +88,24 @@ export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions
     },
   );
 
-  app.get<{ Params: { mapId: string; tileMatrixSet: string; tileMatrix: number; tileCol: number; tile: string }; Querystring: { key: string; language?: string } }>(
+  typed.get(
     '/maps/:mapId/wmts/:tileMatrixSet/:tileMatrix/:tileCol/:tile',
     {
       schema: {
         tags: ['raster tiles'],
         summary: 'A WMTS tile (RESTful): the raster tile of the set’s size',
         security: gatedRoute.security,
-        params: {
-          type: 'object',
-          required: ['mapId', 'tileMatrixSet', 'tileMatrix', 'tileCol', 'tile'],
-          properties: {
-            mapId,
-            tileMatrixSet: { type: 'string', enum: TILE_MATRIX_SETS.map((set) => set.identifier), description: 'GoogleMapsCompatible (256-px tiles) or WebMercatorQuad512 (512-px tiles)' },
-            tileMatrix: { type: 'integer', minimum: 0, maximum: 30, description: 'Tile matrix: the zoom of the set’s tiles' },
-            tileCol: { type: 'integer', minimum: 0, description: 'Column, 0 at 180° W' },
-            tile: { type: 'string', description: '{TileRow}.{format}: row (0 at the north), png, jpg or webp as the map allows' },
-          },
-        },
-        querystring: { type: 'object', properties: { key, language } },
+        params: Type.Object({
+          mapId,
+          tileMatrixSet: oneOf(
+            TILE_MATRIX_SETS.map((set) => set.identifier),
+            { description: 'GoogleMapsCompatible (256-px tiles) or WebMercatorQuad512 (512-px tiles)' },
+          ),
+          tileMatrix: Type.Integer({ minimum: 0, maximum: 30, description: 'Tile matrix: the zoom of the set’s tiles' }),
+          tileCol: Type.Integer({ minimum: 0, description: 'Column, 0 at 180° W' }),
+          tile: Type.String({ description: '{TileRow}.{format}: row (0 at the north), png, jpg or webp as the map allows' }),
+        }),
+        querystring: tileQuerystring,
         response: {
           200: imageResponse,
           304: { description: 'Not modified (If-None-Match)' },
@@ -123,8 +127,8 @@ export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions
     },
   );
 
-  const kvpParameter = (description: string) => ({ type: 'string', description: `${description} (parameter names are case-insensitive)` });
-  app.get<{ Params: { mapId: string }; Querystring: Record<string, unknown> & { key: string } }>(
+  const kvpParameter = (description: string) => Type.Optional(Type.String({ description: `${description} (parameter names are case-insensitive)` }));
+  typed.get(
     '/maps/:mapId/wmts',
     {
       // The parser checks every parameter itself, so that a wrong one (even one given twice, which
@@ -134,25 +138,22 @@ export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions
         tags: ['raster tiles'],
         summary: 'OGC WMTS 1.0.0 in the KVP encoding: GetCapabilities and GetTile; wrong requests get an OWS ExceptionReport',
         security: gatedRoute.security,
-        params: { type: 'object', required: ['mapId'], properties: { mapId } },
-        querystring: {
-          type: 'object',
-          properties: {
-            key,
-            SERVICE: kvpParameter('WMTS'),
-            REQUEST: kvpParameter('GetCapabilities or GetTile'),
-            VERSION: kvpParameter('1.0.0; required by GetTile'),
-            ACCEPTVERSIONS: kvpParameter('GetCapabilities: versions the client accepts, comma-separated; must include 1.0.0'),
-            LAYER: kvpParameter('GetTile: the map identifier'),
-            STYLE: kvpParameter('GetTile: default'),
-            FORMAT: kvpParameter(`GetTile: ${FORMATS.map((format) => CONTENT_TYPES[format]).join(', ')}, as the map allows`),
-            TILEMATRIXSET: kvpParameter('GetTile: GoogleMapsCompatible or WebMercatorQuad512'),
-            TILEMATRIX: kvpParameter('GetTile: the tile matrix identifier (the zoom)'),
-            TILEROW: kvpParameter('GetTile: row, 0 at the north'),
-            TILECOL: kvpParameter('GetTile: column, 0 at 180° W'),
-            LANGUAGE: kvpParameter(LANGUAGE_DESCRIPTION),
-          },
-        },
+        params: mapParams,
+        querystring: Type.Object({
+          key: keyParameter,
+          SERVICE: kvpParameter('WMTS'),
+          REQUEST: kvpParameter('GetCapabilities or GetTile'),
+          VERSION: kvpParameter('1.0.0; required by GetTile'),
+          ACCEPTVERSIONS: kvpParameter('GetCapabilities: versions the client accepts, comma-separated; must include 1.0.0'),
+          LAYER: kvpParameter('GetTile: the map identifier'),
+          STYLE: kvpParameter('GetTile: default'),
+          FORMAT: kvpParameter(`GetTile: ${FORMATS.map((format) => CONTENT_TYPES[format]).join(', ')}, as the map allows`),
+          TILEMATRIXSET: kvpParameter('GetTile: GoogleMapsCompatible or WebMercatorQuad512'),
+          TILEMATRIX: kvpParameter('GetTile: the tile matrix identifier (the zoom)'),
+          TILEROW: kvpParameter('GetTile: row, 0 at the north'),
+          TILECOL: kvpParameter('GetTile: column, 0 at 180° W'),
+          LANGUAGE: kvpParameter(LANGUAGE_DESCRIPTION),
+        }),
         response: {
           200: {
             description: 'The capabilities document (GetCapabilities) or the tile (GetTile)',
@@ -169,7 +170,8 @@ export async function wmtsRoutes(app: FastifyInstance, options: WmtsRouteOptions
     },
     async (request, reply) => {
       const map = mapOf(registry, request.params.mapId);
-      const { key: token, ...query } = request.query;
+      // The parser takes the rest as unknown values: validation is attached, not enforced (above).
+      const { key: token, ...query }: { key: string } & Record<string, unknown> = request.query;
       let parsed;
       try {
         parsed = parseWmtsKvp(map, query);

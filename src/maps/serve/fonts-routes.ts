@@ -8,9 +8,11 @@
  * bounded LRU cache, and requests for a range being made wait for it.
  */
 
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, keyParameter, type KeyGate } from '../../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
 import { Lru } from '../../platform/lru.js';
 import { sendCached } from '../../platform/http/http-cache.js';
 
@@ -52,22 +54,18 @@ export async function fontRoutes(app: FastifyInstance, options: FontRouteOptions
   const cache = new Lru<string, Promise<Uint8Array>>(options.cacheEntries ?? DEFAULT_CACHE_ENTRIES);
   app.metrics.watchCache('glyphs', () => ({ entries: cache.size }));
 
-  app.get<{ Params: { fontstack: string; range: string }; Querystring: { key: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/fonts/:fontstack/:range.pbf',
     {
       schema: {
         tags: ['interactive maps'],
         summary: 'Glyphs of a fontstack for 256 codepoints, as MapLibre GL JS loads them',
         security: gatedRoute.security,
-        params: {
-          type: 'object',
-          required: ['fontstack', 'range'],
-          properties: {
-            fontstack: { type: 'string', description: 'Comma-separated font names, e.g. "Noto Sans Regular,Noto Sans Bold"' },
-            range: { type: 'string', description: 'start-end: start a multiple of 256 (0..65280), end = start + 255' },
-          },
-        },
-        querystring: { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } },
+        params: Type.Object({
+          fontstack: Type.String({ description: 'Comma-separated font names, e.g. "Noto Sans Regular,Noto Sans Bold"' }),
+          range: Type.String({ description: 'start-end: start a multiple of 256 (0..65280), end = start + 255' }),
+        }),
+        querystring: Type.Object({ key: keyParameter }),
         response: {
           200: { description: 'Glyph PBF (signed distance fields at 24 px)', content: { 'application/x-protobuf': { schema: { type: 'string', format: 'binary' } } } },
           304: { description: 'Not modified (If-None-Match)' },

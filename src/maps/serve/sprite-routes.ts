@@ -8,9 +8,11 @@
  * kept: both change with a restart.
  */
 
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, NotFoundError } from '../../platform/errors.js';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, keyParameter, type KeyGate } from '../../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
 import { Lru } from '../../platform/lru.js';
 import { sendCached } from '../../platform/http/http-cache.js';
 import { mapOf, type MapRegistry } from '../registry.js';
@@ -87,18 +89,20 @@ export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOpt
     502: { $ref: 'ErrorBody#', description: 'The sprite’s files could not be read' },
     ...gatedRoute.response,
   };
-  const querystring = { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } } as const;
+  const querystring = Type.Object({ key: keyParameter });
+  const mapId = Type.String({ description: 'Map identifier' });
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
   for (const ratio of [1, 2] as const) {
     for (const format of ['json', 'png'] as const) {
-      app.get<{ Params: { mapId: string } }>(
+      typed.get(
         `/maps/:mapId/sprite${ratio === 2 ? '@2x' : ''}.${format}`,
         {
           schema: {
             tags: ['interactive maps'],
             summary: `The map’s sprite ${format === 'json' ? 'index' : 'sheet'}${ratio === 2 ? ' for pixel ratio 2' : ''}`,
             security: gatedRoute.security,
-            params: { type: 'object', required: ['mapId'], properties: { mapId: { type: 'string', description: 'Map identifier' } } },
+            params: Type.Object({ mapId }),
             querystring,
             response,
           },
@@ -108,18 +112,14 @@ export async function spriteRoutes(app: FastifyInstance, options: SpriteRouteOpt
     }
   }
 
-  app.get<{ Params: { mapId: string; file: string } }>(
+  typed.get(
     '/maps/:mapId/sprite/:file',
     {
       schema: {
         tags: ['interactive maps'],
         summary: 'A file of one sprite of the array form of the map’s sprite',
         security: gatedRoute.security,
-        params: {
-          type: 'object',
-          required: ['mapId', 'file'],
-          properties: { mapId: { type: 'string', description: 'Map identifier' }, file: { type: 'string', description: '{id}{@2x}.{json|png}' } },
-        },
+        params: Type.Object({ mapId, file: Type.String({ description: '{id}{@2x}.{json|png}' }) }),
         querystring,
         response,
       },

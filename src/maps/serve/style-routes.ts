@@ -7,8 +7,10 @@
 
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, keyParameter, type KeyGate } from '../../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
 import { etagOf, matchesTag, sendCached } from '../../platform/http/http-cache.js';
 import { mapLinks, publicOrigin } from './links.js';
 import { mapOf, type LoadedMap, type MapRegistry } from '../registry.js';
@@ -27,15 +29,12 @@ export interface StyleRouteOptions {
   publicUrl: string | null;
 }
 
-const querystring = { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } } as const;
-const styleQuerystring = { type: 'object', properties: { ...querystring.properties, language: { type: 'string', description: LANGUAGE_DESCRIPTION } } } as const;
-const params = (...names: string[]) => ({
-  type: 'object',
-  required: names,
-  properties: Object.fromEntries(names.map((name) => [name, { type: 'string', description: name === 'mapId' ? 'Map identifier' : 'Source id of the style' }])),
-});
-
-type Request<P> = { Params: P; Querystring: { key: string; language?: string } };
+/** The routes' request parts, declared once: their types, validation and OpenAPI entries come from these. */
+const querystring = Type.Object({ key: keyParameter });
+const styleQuerystring = Type.Object({ key: keyParameter, language: Type.Optional(Type.String({ description: LANGUAGE_DESCRIPTION })) });
+const mapId = Type.String({ description: 'Map identifier' });
+const mapParams = Type.Object({ mapId });
+const sourceParams = Type.Object({ mapId, source: Type.String({ description: 'Source id of the style' }) });
 
 export function sourceOf(map: LoadedMap, id: string): MapSource {
   const source = map.sources.get(id);
@@ -47,15 +46,16 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
   app.addHook('onRequest', options.gate.hookFor('maps'));
   const { registry, maxAgeSeconds } = options;
   const notFound = (what: string) => ({ 404: { $ref: 'ErrorBody#', description: what } });
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get<Request<{ mapId: string }>>(
+  typed.get(
     '/maps/:mapId/style.json',
     {
       schema: {
         tags: ['interactive maps'],
         summary: 'The map’s MapLibre style, its sources, glyphs and sprite at Meridian’s URLs with the same key',
         security: gatedRoute.security,
-        params: params('mapId'),
+        params: mapParams,
         querystring: styleQuerystring,
         response: {
           200: {
@@ -84,14 +84,14 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
     },
   );
 
-  app.get<Request<{ mapId: string; source: string }>>(
+  typed.get(
     '/maps/:mapId/sources/:source.json',
     {
       schema: {
         tags: ['interactive maps'],
         summary: 'TileJSON 3.0.0 of a source of the map',
         security: gatedRoute.security,
-        params: params('mapId', 'source'),
+        params: sourceParams,
         querystring,
         response: {
           200: { description: 'TileJSON', ...tileJsonSchema },
@@ -109,14 +109,14 @@ export async function styleRoutes(app: FastifyInstance, options: StyleRouteOptio
     },
   );
 
-  app.get<Request<{ mapId: string; source: string }>>(
+  typed.get(
     '/maps/:mapId/data/:source.geojson',
     {
       schema: {
         tags: ['interactive maps'],
         summary: 'The GeoJSON file of a geojson source whose data is a local file',
         security: gatedRoute.security,
-        params: params('mapId', 'source'),
+        params: sourceParams,
         querystring,
         response: {
           200: { description: 'The GeoJSON file as it is on disk', content: { 'application/geo+json': { schema: { type: 'object' } } } },

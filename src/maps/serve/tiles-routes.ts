@@ -14,8 +14,11 @@
 
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, keyParameter, type KeyGate } from '../../keys/gate.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
+import { oneOf } from '../../platform/settings.js';
 import { ApiError, NotFoundError } from '../../platform/errors.js';
 import { invalidFormat, outOfBounds, valueOutside } from '../errors.js';
 import { sendCached } from '../../platform/http/http-cache.js';
@@ -61,26 +64,22 @@ export async function tileRoutes(app: FastifyInstance, options: TileRouteOptions
   const failed = new Set<string>();
   const log: Log = app.log;
 
-  app.get<{ Params: { mapId: string; source: string; z: number; x: number; y: number; format: TileFormat }; Querystring: { key: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/maps/:mapId/tiles/:source/:z/:x/:y.:format',
     {
       schema: {
         tags: ['interactive maps'],
         summary: 'A tile of a source of the map, as the source stores it',
         security: gatedRoute.security,
-        params: {
-          type: 'object',
-          required: ['mapId', 'source', 'z', 'x', 'y', 'format'],
-          properties: {
-            mapId: { type: 'string', description: 'Map identifier' },
-            source: { type: 'string', description: 'Source id of the style' },
-            z: { type: 'integer', minimum: 0, maximum: MAX_ZOOM },
-            x: { type: 'integer', minimum: 0 },
-            y: { type: 'integer', minimum: 0 },
-            format: { type: 'string', enum: [...TILE_FORMATS], description: 'pbf for vector and GeoJSON sources; the image format of raster sources, as their TileJSON says' },
-          },
-        },
-        querystring: { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } },
+        params: Type.Object({
+          mapId: Type.String({ description: 'Map identifier' }),
+          source: Type.String({ description: 'Source id of the style' }),
+          z: Type.Integer({ minimum: 0, maximum: MAX_ZOOM }),
+          x: Type.Integer({ minimum: 0 }),
+          y: Type.Integer({ minimum: 0 }),
+          format: oneOf(TILE_FORMATS, { description: 'pbf for vector and GeoJSON sources; the image format of raster sources, as their TileJSON says' }),
+        }),
+        querystring: Type.Object({ key: keyParameter }),
         response: {
           200: {
             description: 'The tile; gzipped vector tiles keep Content-Encoding: gzip when the client accepts it',

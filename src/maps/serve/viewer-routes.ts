@@ -7,15 +7,17 @@
  * build it, as `/console/` does.
  */
 
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { consolePage } from '../../platform/http/console.js';
 import { errorBody } from '../../platform/errors.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
 
 export async function viewerRoutes(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {
   const viewer = consolePage('viewer', options.root);
-  app.get<{ Params: { mapId: string } }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/maps/:mapId/viewer',
-    { schema: { hide: true, params: { type: 'object', required: ['mapId'], properties: { mapId: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' } } } } },
+    { schema: { hide: true, params: Type.Object({ mapId: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) }) } },
     async (_request, reply) =>
       viewer ? viewer(reply) : reply.code(404).send(errorBody('The map viewer is not built: run `npm run build` (it builds console/ into dist/console)')),
   );

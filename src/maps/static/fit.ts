@@ -4,7 +4,9 @@
  */
 
 import { latitudeOfY, longitudeOfX, MAX_LATITUDE, wrapLongitude as wrap, xOfLongitude as mercatorX, yOfLatitude as mercatorY, type LonLat } from '../../platform/web-mercator.js';
-import { MAX_ZOOM, MIN_ZOOM, TILE_SIZE, type Viewport } from '../../render/view/viewport.js';
+import { fitBox, viewOfBounds } from '../../render/view/fit.js';
+import { SINGLE_POINT_ZOOM } from './fit-defaults.js';
+import { MAX_ZOOM, MIN_ZOOM, type Viewport } from '../../render/view/viewport.js';
 import { lonLatOutside, outOfBounds, valueOutside } from '../errors.js';
 import { ApiError } from '../../platform/errors.js';
 
@@ -17,9 +19,6 @@ export interface Features {
   markers: readonly LonLat[];
 }
 
-/** Zoom of an auto-fitted image whose features are all one point: a street-level view. */
-export const SINGLE_POINT_ZOOM = 14;
-
 /** Checks a viewport given by the client: a centre on the Mercator square and a zoom of the pyramid. */
 export function checkViewport(center: LonLat, zoom: number): void {
   const outside = lonLatOutside(center, MAX_LATITUDE);
@@ -29,17 +28,15 @@ export function checkViewport(center: LonLat, zoom: number): void {
 
 /**
  * The viewport that shows `bounds` as large as fits within the image minus `padding` × width (or
- * height) on each side, centred on the box's midpoint in Web Mercator. Latitudes beyond the Mercator
- * square are clamped to it; a box with no extent gets MAX_ZOOM.
+ * height) on each side (render/view/fit.ts), once they are checked: coordinates on the globe, south
+ * at most north.
  */
 export function fitBounds(bounds: Bounds, width: number, height: number, padding: number, pixelRatio: 1 | 2 = 1): Viewport {
   const [west, south, east, north] = bounds;
   const outside = lonLatOutside([west, south], 90) ?? lonLatOutside([east, north], 90);
   if (outside !== null) throw outOfBounds(`bounds ${outside}`);
   if (!(south <= north)) throw outOfBounds(`bounds south ${south} is above north ${north}`);
-  const x0 = mercatorX(west);
-  const x1 = mercatorX(west > east ? east + 360 : east);
-  return fitBox(x0, x1, mercatorY(north), mercatorY(south), width, height, padding, pixelRatio);
+  return viewOfBounds(bounds, width, height, padding, pixelRatio);
 }
 
 /**
@@ -87,17 +84,6 @@ export function shortestWay(points: readonly LonLat[]): LonLat[] {
     previous += wrap(lon - previous);
     return [previous, lat];
   });
-}
-
-/** Fits the box [x0, x1] × [y0, y1] in world fractions (x1 may pass 1 across the antimeridian). */
-function fitBox(x0: number, x1: number, y0: number, y1: number, width: number, height: number, padding: number, pixelRatio: 1 | 2): Viewport {
-  const usableWidth = width * (1 - 2 * padding);
-  const usableHeight = height * (1 - 2 * padding);
-  const zoomX = Math.log2(usableWidth / ((x1 - x0) * TILE_SIZE));
-  const zoomY = Math.log2(usableHeight / ((y1 - y0) * TILE_SIZE));
-  const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, Math.min(zoomX, zoomY)));
-  const [lon, lat] = lonLatOf((x0 + x1) / 2, (y0 + y1) / 2);
-  return { center: [wrap(lon), lat], zoom, width, height, pixelRatio };
 }
 
 /**

@@ -20,6 +20,7 @@ import { INVALID_IMAGE_SIZE, invalidFormat } from '../errors.js';
 import { parseBoolean, parseMarkers, parsePath, parseWidth, type MarkerGroup, type Path, type PathDefaults } from './overlays.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { autoViewport, checkViewport, fitBounds, type Bounds } from './fit.js';
+import { DEFAULT_PADDING } from './fit-defaults.js';
 import { ApiError, MAX_URI_BYTES, URI_TOO_LONG } from '../../platform/errors.js';
 import { parseLanguage } from '../language.js';
 
@@ -27,7 +28,6 @@ import { parseLanguage } from '../language.js';
 export const MIN_SIZE = 1;
 export const MAX_SIZE = 2048;
 export const MAX_POINTS = 10_000;
-export const DEFAULT_PADDING = 0.1;
 export const MAX_PADDING = 0.5;
 
 export type Query = Record<string, string | string[] | undefined>;

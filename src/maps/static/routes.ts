@@ -1,5 +1,8 @@
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { gatedRoute, gatedUnavailable, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, gatedUnavailable, keyParameter, type KeyGate } from '../../keys/gate.js';
+import { defaulted, type TypeBoxTypeProvider } from '../../platform/http/typebox.js';
+import { oneOf } from '../../platform/settings.js';
 import { CONTENT_TYPES, IMAGE_CONTENT } from '../image-format.js';
 import { outOfBounds, RENDER_UNAVAILABLE, valueOutside } from '../errors.js';
 import { sendCached } from '../../platform/http/http-cache.js';
@@ -9,6 +12,7 @@ import { compileStyle } from '../../render/style/style.js';
 import type { MapRegistry, LoadedMap } from '../registry.js';
 import { ATTRIBUTIONS } from './draw/attribution.js';
 import { LANGUAGE_DESCRIPTION } from '../language.js';
+import { DEFAULT_PADDING } from './fit-defaults.js';
 import { IMAGE_FORM, LEGENDS, parseStaticRequest, type Query, type StaticRequest } from './request.js';
 import type { StaticWeather } from './weather-layer.js';
 import { rampOf } from '../../weather/ramps.js';
@@ -55,9 +59,32 @@ function isThumbnail(request: StaticRequest, query: Query, map: LoadedMap): bool
 /** `Cache-Control: max-age` of images with weather: that of `/weather/latest.json`. */
 const WEATHER_MAX_AGE_SECONDS = 60;
 
-const text = (description: string) => ({ type: 'string', description }) as const;
-const repeated = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const;
-const image = (kind: string) => `Image: ${kind}. {width}x{height}[@2x].{format}, width and height 1..2048, format png, jpg or webp as the map allows`;
+const text = (description: string) => Type.Optional(Type.String({ description }));
+const repeated = (description: string) => Type.Optional(Type.Array(Type.String(), { description }));
+
+/** The image's request parts, declared once: their types, validation and OpenAPI entries come from these. */
+const params = Type.Object({
+  mapId: Type.String({ description: 'Map identifier' }),
+  area: Type.String({ description: 'lon,lat,zoom | minx,miny,maxx,maxy | auto' }),
+  image: Type.String({ description: 'Image: size, scale and format. {width}x{height}[@2x].{format}, width and height 1..2048, format png, jpg or webp as the map allows' }),
+});
+const querystring = Type.Object({
+  key: keyParameter,
+  path: repeated('Path drawn on the map: [fill:C|][stroke:C|][width:N|][shortest:B|] then enc:POLYLINE or lon,lat|lon,lat…'),
+  markers: repeated('Markers: [icon:URL|][anchor:A|][scale:N|] then lon,lat[,colour] entries separated by |'),
+  attribution: defaulted(oneOf(ATTRIBUTIONS, { default: 'bottomright', description: 'Corner of the attribution, or false for none' })),
+  shortest: text('true draws every path the short way across the antimeridian (default false)'),
+  padding: text(`Margin around fitted bounds or features, as a fraction of the size on each side (default ${DEFAULT_PADDING})`),
+  latlng: text('true reads every coordinate pair of path and markers as lat,lon (default false)'),
+  language: text(LANGUAGE_DESCRIPTION),
+  weather: text('A weather variable of the latest runs (`temperature-2m:gfs`, or a base id one model gives) drawn with its colour ramp under the labels'),
+  time: text('The moment of the weather (RFC 3339), between the run\'s first and last keyframes, interpolated between the two around it; the first keyframe when absent'),
+  legend: Type.Optional(oneOf(LEGENDS, { description: 'Corner of the weather legend, or false for none (the default); needs weather' })),
+  fill: text('Deprecated: default fill colour of every path'),
+  stroke: text('Deprecated: default stroke colour of every path'),
+  width: text('Deprecated: default stroke width of every path, CSS pixels'),
+  encodedpath: repeated('Deprecated: a path as an encoded polyline'),
+});
 
 /**
  * Static map images (spec 4.2): a map rendered by centre and zoom, by bounds, or fitted to the paths
@@ -74,26 +101,6 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     if (warnings.length > 0) app.log.warn({ map: id, unsupported: warnings }, 'map uses style properties that Meridian does not draw');
   }
 
-  const querystring = {
-    type: 'object',
-    properties: {
-      key: text('API key'),
-      path: repeated('Path drawn on the map: [fill:C|][stroke:C|][width:N|][shortest:B|] then enc:POLYLINE or lon,lat|lon,lat…'),
-      markers: repeated('Markers: [icon:URL|][anchor:A|][scale:N|] then lon,lat[,colour] entries separated by |'),
-      attribution: { type: 'string', enum: [...ATTRIBUTIONS], default: 'bottomright', description: 'Corner of the attribution, or false for none' },
-      shortest: text('true draws every path the short way across the antimeridian (default false)'),
-      padding: text('Margin around fitted bounds or features, as a fraction of the size on each side (default 0.1)'),
-      latlng: text('true reads every coordinate pair of path and markers as lat,lon (default false)'),
-      language: text(LANGUAGE_DESCRIPTION),
-      weather: text('A weather variable of the latest runs (`temperature-2m:gfs`, or a base id one model gives) drawn with its colour ramp under the labels'),
-      time: text('The moment of the weather (RFC 3339), between the run\'s first and last keyframes, interpolated between the two around it; the first keyframe when absent'),
-      legend: { type: 'string', enum: [...LEGENDS], description: 'Corner of the weather legend, or false for none (the default); needs weather' },
-      fill: text('Deprecated: default fill colour of every path'),
-      stroke: text('Deprecated: default stroke colour of every path'),
-      width: text('Deprecated: default stroke width of every path, CSS pixels'),
-      encodedpath: repeated('Deprecated: a path as an encoded polyline'),
-    },
-  } as const;
   const response = {
     200: {
       description: 'The image',
@@ -106,20 +113,6 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     ...gatedRoute.response,
     503: gatedUnavailable(RENDER_UNAVAILABLE),
   };
-  const route = (summary: string, area: object) => ({
-    schema: {
-      tags: ['static maps'],
-      summary,
-      security: gatedRoute.security,
-      params: {
-        type: 'object',
-        required: ['mapId', 'area', 'image'],
-        properties: { mapId: text('Map identifier'), area, image: text(image('size, scale and format')) },
-      },
-      querystring,
-      response,
-    },
-  });
 
   // The image part left out: a 400 saying so rather than the 404 of no route. Hidden: not an operation.
   app.get('/api/maps/:mapId/static/:area', { schema: { hide: true } }, async () => {
@@ -149,8 +142,15 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     return { bytes: await drawing, hit: false };
   };
 
-  const staticImage = route('Static map image by centre and zoom ({lon},{lat},{zoom}), bounds ({minx},{miny},{maxx},{maxy}) or auto', text('lon,lat,zoom | minx,miny,maxx,maxy | auto'));
-  const handler = async (request: FastifyRequest<{ Params: { mapId: string; area: string; image: string }; Querystring: Query }>, reply: FastifyReply) => {
+  const schema = {
+    tags: ['static maps'],
+    summary: 'Static map image by centre and zoom ({lon},{lat},{zoom}), bounds ({minx},{miny},{maxx},{maxy}) or auto',
+    security: gatedRoute.security,
+    params,
+    querystring,
+    response,
+  };
+  const handler = async (request: FastifyRequest<{ Params: Static<typeof params>; Querystring: Static<typeof querystring> }>, reply: FastifyReply) => {
     const { mapId, area, image: imageSpec } = request.params;
     const map = options.registry.get(mapId);
     if (!map) throw new NotFoundError();
@@ -168,10 +168,11 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     // A weather image changes with the next run, as the catalog does: cached as long as the catalog.
     return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], weather ? WEATHER_MAX_AGE_SECONDS : options.maxAgeSeconds);
   };
-  app.get('/api/maps/:mapId/static/:area/:image', staticImage, handler);
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get('/api/maps/:mapId/static/:area/:image', { schema }, handler);
   // MapTiler Cloud spells the same image without `/api` (api.maptiler.com/maps/{mapId}/static/…),
   // MapTiler Server with it: a client moving from either gets the same image. Hidden: one operation.
-  app.get('/maps/:mapId/static/:area/:image', { schema: { ...staticImage.schema, hide: true } }, handler);
+  typed.get('/maps/:mapId/static/:area/:image', { schema: { ...schema, hide: true } }, handler);
 }
 
 async function staticWeather(options: StaticMapRouteOptions, request: NonNullable<StaticRequest['weather']>): Promise<StaticWeather> {

@@ -6,7 +6,7 @@
  * npm's @fastify/type-provider-typebox provides, in a few lines.
  */
 
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import type { FastifyTypeProvider } from 'fastify';
 
 export interface TypeBoxTypeProvider extends FastifyTypeProvider {
@@ -20,4 +20,12 @@ export interface TypeBoxTypeProvider extends FastifyTypeProvider {
  */
 export function defaulted<T extends TSchema>(schema: T): T {
   return Type.Optional(schema) as unknown as T;
+}
+
+/**
+ * A schema that also takes null, written as JSON schema's list of types (`type: ['string', 'null']`)
+ * as the OpenAPI document has always shown such values, rather than TypeBox's `anyOf` with null.
+ */
+export function nullable<T extends TSchema & { type: string }>(schema: T): TUnsafe<Static<T> | null> {
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
 }

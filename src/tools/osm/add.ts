@@ -22,7 +22,7 @@
 import { constants } from 'node:fs';
 import { copyFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fittedCenter } from '../../maps/extent.js';
+import { fittedCenter } from '../../render/view/fit.js';
 import { redactUrl } from '../../platform/logging.js';
 import { silentProgress, type Progress } from '../../platform/progress.js';
 import { ArchiveError, readAddedArchive, type AddedArchive } from './added-archive.js';

@@ -11,7 +11,7 @@
 
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fittedCenter } from '../../maps/extent.js';
+import { fittedCenter } from '../../render/view/fit.js';
 import { silentProgress, type Progress } from '../../platform/progress.js';
 import type { Region } from '../gshhg.js';
 import { mbtilesToPmtiles } from './archive.js';

@@ -1,13 +1,16 @@
 import path from 'node:path';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { NotFoundError } from '../../platform/errors.js';
-import { gatedRoute, type KeyGate } from '../../keys/gate.js';
+import { gatedRoute, keyParameter, type KeyGate } from '../../keys/gate.js';
+import { oneOf } from '../../platform/settings.js';
+import type { TypeBoxTypeProvider } from '../../platform/http/typebox.js';
 import type { WeatherCatalog } from '../catalog.js';
 import type { CatalogMemory } from './catalog-memory.js';
 import { catalogSchema } from '../layer.js';
 import { parsePosition, parseVariables, PointForecasts } from './point.js';
-import { tileSize } from '../mercator.js';
+import { tileSize } from '../tiler.js';
 import { OpenFiles } from '../../platform/files/open-files.js';
 import { openArchive } from '../../platform/pmtiles.js';
 
@@ -30,6 +33,25 @@ function emptyTile(format: 'png' | 'webp'): Promise<Buffer> {
   return transparent[format];
 }
 
+/** The routes' request parts, declared once: their types, validation and OpenAPI entries come from these. */
+const keyQuerystring = Type.Object({ key: keyParameter });
+const tileParams = Type.Object({
+  keyframe: Type.String({ format: 'uuid' }),
+  z: Type.Integer({ minimum: 0, maximum: 30 }),
+  x: Type.Integer({ minimum: 0 }),
+  y: Type.Integer({ minimum: 0 }),
+  format: oneOf(['png', 'webp']),
+});
+const pointParams = Type.Object({
+  position: Type.String({ description: '{lon},{lat} in decimal degrees (WGS 84): longitude -180..180, latitude -90..90' }),
+});
+const pointQuerystring = Type.Object({
+  key: keyParameter,
+  variables: Type.Optional(Type.String({ description: 'Comma-separated variable ids (`temperature-2m:gfs`) or base ids (`temperature-2m`, every model\'s); all when absent' })),
+  from: Type.Optional(Type.String({ format: 'date-time', description: 'First valid time to include (RFC 3339); the run\'s first when absent' })),
+  to: Type.Optional(Type.String({ format: 'date-time', description: 'Last valid time to include (RFC 3339); the run\'s last when absent' })),
+});
+
 /** Weather (spec 4.3): the catalog and the tiles of its keyframes, behind the API-key gate. */
 export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGate; catalog: WeatherCatalog; memory: CatalogMemory; directory: string }): Promise<void> {
   // Kept open between requests; a file removed by retention, or never written, is simply not there.
@@ -48,14 +70,15 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
     await points.close();
   });
 
-  app.get(
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  typed.get(
     '/weather/latest.json',
     {
       schema: {
         tags: ['weather'],
         summary: 'Weather catalog',
         description: 'Every variable of the latest complete run of each model, with its keyframes in time order.',
-        querystring: { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } },
+        querystring: keyQuerystring,
         ...gatedRoute,
         response: {
           200: { description: 'WeatherCatalogResult', ...catalogSchema },
@@ -69,25 +92,15 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
     },
   );
 
-  app.get<{ Params: { keyframe: string; z: number; x: number; y: number; format: 'png' | 'webp' } }>(
+  typed.get(
     '/tiles/:keyframe/:z/:x/:y.:format',
     {
       schema: {
         tags: ['weather'],
         summary: 'Tile of a keyframe',
         description: 'Value-encoded tile: decode with the decoding of the variable in the catalog. Transparent pixels have no data.',
-        params: {
-          type: 'object',
-          required: ['keyframe', 'z', 'x', 'y', 'format'],
-          properties: {
-            keyframe: { type: 'string', format: 'uuid' },
-            z: { type: 'integer', minimum: 0, maximum: 30 },
-            x: { type: 'integer', minimum: 0 },
-            y: { type: 'integer', minimum: 0 },
-            format: { type: 'string', enum: ['png', 'webp'] },
-          },
-        },
-        querystring: { type: 'object', properties: { key: { type: 'string', description: 'API key token' } } },
+        params: tileParams,
+        querystring: keyQuerystring,
         ...gatedRoute,
         response: {
           200: { description: 'The tile', content: { 'image/png': { schema: {} }, 'image/webp': { schema: {} } } },
@@ -111,7 +124,7 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
   );
 
   const nullableNumber = (description: string) => ({ type: 'number', nullable: true, description }) as const;
-  app.get<{ Params: { position: string }; Querystring: { variables?: string; from?: string; to?: string } }>(
+  typed.get(
     '/weather/point/:position.json',
     {
       schema: {
@@ -122,20 +135,8 @@ export async function weatherRoutes(app: FastifyInstance, options: { gate: KeyGa
           'model\'s source grid (after unit conversion, not from the quantised tiles). Two-channel variables (wind) give the eastward u and ' +
           'northward v components, the speed and the direction the wind blows from (degrees clockwise from north). Without `variables`, ' +
           'every variable whose grid covers the point.',
-        params: {
-          type: 'object',
-          required: ['position'],
-          properties: { position: { type: 'string', description: '{lon},{lat} in decimal degrees (WGS 84): longitude -180..180, latitude -90..90' } },
-        },
-        querystring: {
-          type: 'object',
-          properties: {
-            key: { type: 'string', description: 'API key token' },
-            variables: { type: 'string', description: 'Comma-separated variable ids (`temperature-2m:gfs`) or base ids (`temperature-2m`, every model\'s); all when absent' },
-            from: { type: 'string', format: 'date-time', description: 'First valid time to include (RFC 3339); the run\'s first when absent' },
-            to: { type: 'string', format: 'date-time', description: 'Last valid time to include (RFC 3339); the run\'s last when absent' },
-          },
-        },
+        params: pointParams,
+        querystring: pointQuerystring,
         ...gatedRoute,
         response: {
           200: {

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { ApiError } from '../../../src/platform/errors.js';
 import { MAX_LATITUDE } from '../../../src/platform/web-mercator.js';
 import { project, unproject } from '../../../src/render/view/viewport.js';
-import { autoViewport, checkViewport, fitBounds, SINGLE_POINT_ZOOM } from '../../../src/maps/static/fit.js';
+import { autoViewport, checkViewport, fitBounds } from '../../../src/maps/static/fit.js';
+import { SINGLE_POINT_ZOOM } from '../../../src/maps/static/fit-defaults.js';
 
 const near = (actual: number, expected: number, tolerance = 1e-9): void => {
   assert.ok(Math.abs(actual - expected) <= tolerance, `${actual} is not ${expected}`);

@@ -5,7 +5,8 @@ import { rgba } from '../../../src/maps/static/color.js';
 import { ApiError } from '../../../src/platform/errors.js';
 import { MAX_POINTS, parseStaticRequest, type Query } from '../../../src/maps/static/request.js';
 import { MAX_ZOOM } from '../../../src/render/view/viewport.js';
-import { fitBounds, SINGLE_POINT_ZOOM } from '../../../src/maps/static/fit.js';
+import { fitBounds } from '../../../src/maps/static/fit.js';
+import { SINGLE_POINT_ZOOM } from '../../../src/maps/static/fit-defaults.js';
 import { rejects } from './rejects.js';
 
 const parse = (spec: string, query: Query = {}, length = 100) => parseStaticRequest('streets', spec, query, length);
