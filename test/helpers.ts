@@ -51,6 +51,9 @@ export function testConfig(overrides: DeepPartial<Config> = {}): Config {
     buildCache: overrides.coordinates?.buildCache ?? false,
     timeoutMs: overrides.coordinates?.timeoutMs ?? 300_000,
   };
+  // Its render time limit is one no load reaches either (a cold render took over 15 s beside other
+  // test files at load 20), unless the test is about that limit.
+  config.maps = { ...config.maps, timeoutMs: overrides.maps?.timeoutMs ?? 300_000 };
   // Nor the geocoding index (seconds of CPU per server), unless the test is about geocoding.
   config.geocoding = { ...config.geocoding, buildIndex: overrides.geocoding?.buildIndex ?? false };
   return config;
