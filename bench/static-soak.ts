@@ -1,7 +1,8 @@
 /**
  * `npm run bench:static`, soak: MERIDIAN_BENCH_SOAK_ROUNDS rounds (4) of MERIDIAN_BENCH_SOAK_RENDERS
  * varied renders each (3,000; fewer for a quick look), through HTTP, by a `meridian serve` process
- * with MERIDIAN_MAPS_WORKERS render threads (1 unless set). Every round asks for views it has not
+ * with MERIDIAN_MAPS_WORKERS render threads (1 unless set), asked by as many clients at once as it
+ * has threads (MERIDIAN_BENCH_SOAK_CLIENTS), so that every thread's caches fill. Every round asks for views it has not
  * asked for before (a deterministic walk over places, zooms 0-8, sizes, formats, markers and
  * paths), so caches keyed by what clients ask for meet new keys all along, as in production. After
  * each round the server is left idle for MERIDIAN_BENCH_SOAK_IDLE_MS (10 s, under the render
@@ -19,6 +20,7 @@ const rounds = Number(process.env.MERIDIAN_BENCH_SOAK_ROUNDS ?? 4);
 const renders = Number(process.env.MERIDIAN_BENCH_SOAK_RENDERS ?? 3000);
 const idleMs = Number(process.env.MERIDIAN_BENCH_SOAK_IDLE_MS ?? 10_000);
 const workers = process.env.MERIDIAN_MAPS_WORKERS ?? '1';
+const clients = Number(process.env.MERIDIAN_BENCH_SOAK_CLIENTS ?? workers);
 const formats = ['png', 'jpg'] as const;
 
 /**
@@ -53,10 +55,16 @@ try {
   const key = await createKey(instance);
   const startRss = instance.rssMiB();
   const results: { round: number; busyRss: number; idleRss: number; seconds: number }[] = [];
-  console.log(`soak: ${rounds} rounds of ${renders} varied renders, ${workers} render thread(s), ${idleMs / 1000} s idle after each; server RSS at start ${startRss.toFixed(0)} MiB`);
+  console.log(`soak: ${rounds} rounds of ${renders} varied renders, ${workers} render thread(s) asked by ${clients} client(s) at once, ${idleMs / 1000} s idle after each; server RSS at start ${startRss.toFixed(0)} MiB`);
   for (let round = 1; round <= rounds; round++) {
     const started = performance.now();
-    for (const url of roundUrls(round, instance.base, key)) await timedGet(url);
+    const urls = roundUrls(round, instance.base, key);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (next < urls.length) await timedGet(urls[next++]!);
+      }),
+    );
     const seconds = (performance.now() - started) / 1000;
     const busyRss = instance.rssMiB();
     await new Promise((resolve) => setTimeout(resolve, idleMs));
@@ -70,7 +78,7 @@ try {
   const last = results.at(-1)!.idleRss;
   console.log(`idle RSS per round (MiB): ${results.map((r) => r.idleRss.toFixed(0)).join(' → ')}; trend from round 2 to round ${results.length}: ${last >= second ? '+' : ''}${(last - second).toFixed(0)} MiB (${(((last - second) / second) * 100).toFixed(1)}%)`);
   const budget = budgetMiB(Number(workers));
-  saveResults('static-soak', { renders, workers: Number(workers), idleMs, startRss, rounds: results, budgetMiB: budget });
+  saveResults('static-soak', { renders, workers: Number(workers), clients, idleMs, startRss, rounds: results, budgetMiB: budget });
   if (last > budget) {
     console.error(`SOAK OVER BUDGET: idle RSS ${last.toFixed(0)} MiB after the last round, above the documented budget of ${budget.toFixed(0)} MiB for ${workers} render thread(s) (docs/operations.md, Memory)`);
     process.exitCode = 1;
