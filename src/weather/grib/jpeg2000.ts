@@ -5,8 +5,9 @@
  * SOP/EPH markers, the reversible 5/3 and irreversible 9/7 wavelets and their quantisation.
  * Not supported (they fail with a message): several components, POC, PPM/PPT packed headers, ROI.
  *
- * It exists because the npm builds of OpenJPEG that decode to full precision keep image sizes in
- * 16 bits, which GRIB2 images (often one row of every grid point) exceed.
+ * It exists because OpenJPEG's npm build (@cornerstonejs/codec-openjpeg) returns at most 65,535 x
+ * 65,535 samples of at most 16 bits, which GRIB2 images (often one row of every grid point, of up to
+ * 32 bits) exceed: the comparison is in docs/benchmarks.md (issue 34).
  */
 
 export class Jpeg2000Error extends Error {
