@@ -6,7 +6,7 @@
 
 import { ApiError } from '../platform/errors.js';
 import { fold } from './normalize.js';
-import { ENTRY_KINDS, type EntryKind } from './place-index.js';
+import { ENTRY_KINDS } from './place-index.js';
 
 /** The longest query, in characters (MapTiler documents none; a search box needs far fewer). */
 export const MAX_QUERY_LENGTH = 256;
@@ -40,7 +40,9 @@ export const PLACE_TYPES = [
   'street',
   'poi',
 ] as const;
-const ALIASES: Record<string, readonly EntryKind[]> = { place: ['municipality', 'locality', 'neighbourhood'] };
+const ALIASES: Record<string, readonly string[]> = { place: ['municipality', 'locality', 'neighbourhood'], road: ['street'] };
+/** The kinds entries of either index have (the world's, extract-index.ts's). */
+const KINDS: readonly string[] = [...ENTRY_KINDS, 'street', 'address', 'poi'];
 
 export interface GeocodingQuery {
   key?: string;
@@ -63,8 +65,8 @@ export interface SearchOptions {
   bbox: [number, number, number, number] | null;
   /** Upper-case ISO 3166-1 alpha-2 codes; null: any country. */
   countries: Set<string> | null;
-  /** Entry kinds asked for; null: every kind. */
-  kinds: Set<EntryKind> | null;
+  /** Entry kinds asked for (`country`, `street`, ...); null: every kind. */
+  kinds: Set<string> | null;
   autocomplete: boolean;
   fuzzyMatch: boolean;
 }
@@ -154,13 +156,13 @@ export function parseOptions(query: GeocodingQuery, acceptLanguage: string | und
     }
     if (codes.length > 0) countries = new Set(codes.map((code) => code.toUpperCase()));
   }
-  let kinds: Set<EntryKind> | null = null;
+  let kinds: Set<string> | null = null;
   if (query.types !== undefined) {
     const types = list(query.types);
     kinds = new Set();
     for (const type of types) {
       if (!(PLACE_TYPES as readonly string[]).includes(type)) throw new ApiError(`Unknown type "${type}": use ${PLACE_TYPES.join(', ')}`);
-      for (const kind of ALIASES[type] ?? (ENTRY_KINDS as readonly string[]).filter((k) => k === type)) kinds.add(kind as EntryKind);
+      for (const kind of ALIASES[type] ?? KINDS.filter((k) => k === type)) kinds.add(kind);
     }
     if (types.length === 0) kinds = null;
   }
