@@ -36,7 +36,7 @@ fi
 
 osm=/usr/share/doc/python-osmnx-doc/examples/tests/input_data
 streets_stamp="$data/.streets-imported"
-streets_want=$( (cat src/tools/osm/*.ts src/tools/osm/profile/* src/tools/osm/styles/*.json "$world_stamp"
+streets_want=$( (cat src/tools/osm/*.ts src/geocoding/extract-*.ts src/geocoding/normalize.ts src/tools/osm/profile/* src/tools/osm/styles/*.json "$world_stamp"
   dpkg-query -W tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc) | sha256sum | cut -d' ' -f1)
 if [ ! -f "$streets_stamp" ] || [ "$(cat "$streets_stamp")" != "$streets_want" ]; then
   node bin/meridian.js maps import "$osm/West-Oakland.osm.bz2" --id west-oakland > /dev/null

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { backgroundPool, CoordinatesPool } from './coordinates/pool.js';
@@ -6,6 +7,7 @@ import { projInfo } from './coordinates/proj/proj.js';
 import { coordinatesCaches } from './coordinates/background-cache.js';
 import { Geocoder } from './geocoding/geocoder.js';
 import { geocodingRoutes, geocodingSchemas } from './geocoding/routes.js';
+import { EXTRACT_INDEX_FILE } from './geocoding/extract-index-file.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';
@@ -246,6 +248,10 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   await recordServedFolder(db, meridian.weatherDirectory);
   await publicApp.register(weatherRoutes, { gate, catalog: meridian.weather, memory: weatherMemory, directory: meridian.weatherDirectory });
   const maps = await MapRegistry.open(config, { log: publicApp.log });
+  // The geocoding indexes `maps import` published beside the maps follow them.
+  const extractIndexes = () => maps.ids().map((id) => path.join(maps.get(id)!.folder, EXTRACT_INDEX_FILE));
+  await geocoder.useExtracts(extractIndexes());
+  maps.onReload(() => geocoder.useExtracts(extractIndexes()));
   const stopWatchingMaps = config.maps.watch ? watchMaps(maps, MapRegistry.folderOf(config), publicApp.log) : () => {};
   const pool = new RenderPool(config, metrics);
   await publicApp.register(staticMapRoutes, {

@@ -191,6 +191,7 @@ export async function main(argv: string[]): Promise<number> {
         if (!argument || more.length > 0) throw new UsageError('maps import needs one EXTRACT file', ['maps', 'import']);
         const zoom = (value: string) => (/^\d+$/.test(value) ? Number(value) : NaN);
         const { importExtract } = await import('../tools/osm/import.js');
+        const { writeGeocodingIndex } = await import('../geocoding/extract-import.js');
         print(
           await importExtract(argument, {
             mapsDir: await mapsDir(),
@@ -198,6 +199,7 @@ export async function main(argv: string[]): Promise<number> {
             ...(values.minzoom === undefined ? {} : { minzoom: zoom(values.minzoom) }),
             ...(values.maxzoom === undefined ? {} : { maxzoom: zoom(values.maxzoom) }),
             ...(values.store === undefined ? {} : { store: path.resolve(values.store) }),
+            geocodingIndex: (options) => writeGeocodingIndex({ ...options, dataDir: config.dataDir }),
             progress: progressOn(process.stderr),
           }),
         );

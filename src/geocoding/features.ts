@@ -23,7 +23,18 @@ export interface GeocodingFeature {
   center: [number, number];
   bbox?: [number, number, number, number];
   geometry: { type: 'Point'; coordinates: [number, number] };
-  properties: { ref: string; country_code: string | null; kind: 'admin_area' | 'place'; population?: number; feature_code?: string };
+  properties: {
+    ref: string;
+    country_code: string | null;
+    kind: 'admin_area' | 'place' | 'road' | 'address' | 'poi';
+    population?: number;
+    feature_code?: string;
+    categories?: string[];
+    osm_tag?: string;
+    map?: string;
+  };
+  /** An address's house number (its `text` is the street). */
+  address?: string;
   context: ContextItem[];
   matching_text?: string;
   matching_place_name?: string;
@@ -40,6 +51,7 @@ const TYPE_NAMES: Record<string, string> = { country: 'Country', municipality: '
 
 export const GEONAMES = '<a href="https://www.geonames.org/" target="_blank">&copy; GeoNames</a>';
 export const NATURAL_EARTH = '<a href="https://www.naturalearthdata.com/" target="_blank">Natural Earth</a>';
+export const OPENSTREETMAP = '<a href="https://www.openstreetmap.org/copyright" target="_blank">&copy; OpenStreetMap contributors</a>';
 
 /** The sources of the features' data, for `attribution`: GeoNames for places, Natural Earth for countries' shapes. */
 export function attributionOf(index: PlaceIndex, features: readonly { entry: number }[]): string {
@@ -48,7 +60,7 @@ export function attributionOf(index: PlaceIndex, features: readonly { entry: num
   return [places ? GEONAMES : null, countries ? NATURAL_EARTH : null].filter((part) => part !== null).join(' ');
 }
 
-function countryName(index: PlaceIndex, country: number, languages: readonly string[]): string {
+export function countryName(index: PlaceIndex, country: number, languages: readonly string[]): string {
   const display = index.countries[country]!.display;
   for (const language of languages) if (display[language]) return display[language];
   return display.en ?? index.nameText[index.firstName[index.countries[country]!.entry]!]!;

@@ -18,7 +18,9 @@
 
 import { attributionOf, featureOf, type FeatureCollection } from './features.js';
 import { similarWords } from './fuzzy.js';
-import { COUNTRY, ENTRY_KINDS, lowerBound, NO_COUNTRY, type PlaceIndex } from './place-index.js';
+import { streetForms } from './normalize.js';
+import { lowerBound, type WordList } from './dictionary.js';
+import { COUNTRY, ENTRY_KINDS, NO_COUNTRY, type PlaceIndex } from './place-index.js';
 import type { SearchOptions } from './parameters.js';
 
 const WHOLE = 1;
@@ -41,7 +43,7 @@ const SYNONYMS: Record<string, readonly string[]> = {
 };
 
 /** A dictionary word a query word matched, and how well. */
-class Matches {
+export class Matches {
   /** Whole words, synonyms and typos, with their quality. */
   readonly words = new Map<number, number>();
   /** Words [from, to) of the sorted dictionary start with the typed word (a prefix can match thousands). */
@@ -68,11 +70,11 @@ function prefixQuality(typed: number, word: string): number {
 }
 
 /** The dictionary words one query word matches. */
-function matchWord(index: PlaceIndex, word: string, asPrefix: boolean, fuzzy: boolean): Matches {
+export function matchWord(index: WordList, word: string, asPrefix: boolean, fuzzy: boolean): Matches {
   const matches = new Matches(index.words);
   const at = lowerBound(index.words, word);
   if (index.words[at] === word) matches.words.set(at, WHOLE);
-  for (const synonym of SYNONYMS[word] ?? []) {
+  for (const synonym of [...(SYNONYMS[word] ?? []), ...streetForms(word)]) {
     const w = lowerBound(index.words, synonym);
     if (index.words[w] === synonym) matches.words.set(w, WHOLE);
   }

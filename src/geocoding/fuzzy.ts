@@ -7,7 +7,7 @@
  * shorter words none, since nearly every short word is one edit away from another place's name.
  */
 
-import { lowerBound, trigramsOf, type PlaceIndex } from './place-index.js';
+import { lowerBound, trigramsOf, type WordList } from './dictionary.js';
 
 /** Edits allowed in a word of this many letters. */
 export function allowedEdits(length: number): number {
@@ -43,7 +43,7 @@ export function editDistance(a: string, b: string, max: number): number {
 let counts = new Uint16Array(0);
 
 /** The dictionary words within the allowed edits of `word` (not the word itself), with their distance. */
-export function similarWords(index: PlaceIndex, word: string): Map<number, number> {
+export function similarWords(index: WordList, word: string): Map<number, number> {
   const found = new Map<number, number>();
   const length = [...word].length;
   const max = allowedEdits(length);

@@ -5,17 +5,27 @@
  * then `meridian geocoding build-index` builds it); geocoding requests answer 503 with
  * `Retry-After` until it is there. Searches run on the serving thread: a warm forward search takes
  * well under a millisecond to a few (see the guide's measurements), less than handing it to a thread.
+ *
+ * With it, the index of every extract imported as a map (`maps import` writes `geocoding.v8` beside
+ * the maps, extract-index-file.ts): the composition hands over the files of the maps loaded
+ * (`useExtracts`) at start-up and after every maps reload, and searches cover the world and them,
+ * ranked together.
  */
 
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../platform/errors.js';
 import { WorkerPool } from '../platform/worker-pool.js';
 import type { GeocodingConfig } from './config.js';
-import type { FeatureCollection } from './features.js';
-import { forward } from './forward.js';
+import { readExtractIndex } from './extract-index-file.js';
+import { extractFeatureOf } from './extract-features.js';
+import { rankExtract } from './extract-forward.js';
+import type { ExtractIndex } from './extract-index.js';
+import { reverseExtracts } from './extract-reverse.js';
+import { attributionOf, featureOf, GEONAMES, NATURAL_EARTH, OPENSTREETMAP, type FeatureCollection, type GeocodingFeature } from './features.js';
+import { rank } from './forward.js';
 import { readIndexCache, worldIndexPath } from './index-cache.js';
 import type { BuildTask } from './index-worker.js';
-import { parseOptions, parsePosition, queryWords, type GeocodingQuery } from './parameters.js';
+import { parseOptions, parsePosition, queryWords, type GeocodingQuery, type SearchOptions } from './parameters.js';
 import type { PlaceIndex } from './place-index.js';
 import { reverse } from './reverse.js';
 
@@ -39,6 +49,9 @@ export class Geocoder {
     tasks: 'geocoding index builds',
   });
   private readonly file: string;
+  /** The extracts' indexes by file. */
+  private extracts = new Map<string, ExtractIndex>();
+  private extractsLoading: Promise<void> = Promise.resolve();
   private closed = false;
   private state: IndexStatus = 'building';
   /** Settles when the cache file has been read, or found missing or stale. */
@@ -106,17 +119,76 @@ export class Geocoder {
     return this.index;
   }
 
+  /**
+   * Searches the indexes in these files from now on (the folders of the maps loaded: a map added
+   * from an archive has none, and adds nothing). A file that cannot be read is logged and left out.
+   */
+  useExtracts(files: readonly string[]): Promise<void> {
+    this.extractsLoading = this.extractsLoading.then(async () => {
+      const next = new Map<string, ExtractIndex>();
+      for (const file of new Set(files)) {
+        const known = this.extracts.get(file);
+        if (known) {
+          next.set(file, known);
+          continue;
+        }
+        const read = await readExtractIndex(file);
+        if ('index' in read) next.set(file, read.index);
+        else if (read.problem !== 'no file') this.log.error({ file, problem: read.problem }, 'geocoding index of an imported map cannot be read: its streets and addresses are not searched');
+      }
+      const changed = next.size !== this.extracts.size || [...next.keys()].some((file) => !this.extracts.has(file));
+      this.extracts = next;
+      if (changed) this.log.info({ maps: [...next.values()].map((index) => index.map).sort(), entries: [...next.values()].reduce((sum, index) => sum + index.kind.length, 0) }, 'geocoding: imported maps searched');
+    });
+    return this.extractsLoading;
+  }
+
+  /** The map ids whose extracts are searched. */
+  extractMaps(): string[] {
+    return [...this.extracts.values()].map((index) => index.map).sort();
+  }
+
   /** Forward (`text` is a name) or reverse (`text` is `longitude,latitude`) geocoding. */
   search(text: string, query: GeocodingQuery, acceptLanguage: string | undefined): FeatureCollection {
     const position = parsePosition(text);
     const words = position ? null : queryWords(text);
     const index = this.current();
     const options = parseOptions(query, acceptLanguage, (code) => this.knownCountries.has(code));
-    return position ? reverse(index, position[0], position[1], options) : forward(index, words!, options);
+    return position ? this.reverse(index, position[0], position[1], options) : this.forward(index, words!, options);
+  }
+
+  /** The world's places and the extracts' entries, ranked in one list by their scores. */
+  private forward(index: PlaceIndex, words: readonly string[], options: SearchOptions): FeatureCollection {
+    const world = rank(index, words, options).map((r) => ({ score: r.score, entry: r.entry, feature: () => featureOf(index, r.entry, r.relevance, options.languages, index.nameText[r.name]) }));
+    const extracts = [...this.extracts.values()]
+      .flatMap((extract) => rankExtract(extract, words, options))
+      .map((r) => ({ score: r.score, entry: -1, feature: () => extractFeatureOf(r.index, r.entry, r.relevance, options.languages, index, r.index.nameText[r.name]) }));
+    const chosen = [...world, ...extracts].sort((a, b) => b.score - a.score).slice(0, options.limit);
+    const places = chosen.filter((c) => c.entry >= 0);
+    return {
+      type: 'FeatureCollection',
+      features: chosen.map((c) => c.feature()),
+      query: [...words],
+      attribution: attribution(index, places, chosen.length - places.length),
+    };
+  }
+
+  /** What is at the point: the extracts' address, point of interest and street there, then the world's place and country. */
+  private reverse(index: PlaceIndex, lon: number, lat: number, options: SearchOptions): FeatureCollection {
+    const hits = reverseExtracts([...this.extracts.values()], lon, lat, options);
+    const world = reverse(index, lon, lat, options);
+    const features: GeocodingFeature[] = [...hits.map((hit) => extractFeatureOf(hit.index, hit.entry, 1, options.languages, index)), ...world.features].slice(0, options.limit);
+    const osm = Math.min(hits.length, features.length);
+    return { ...world, features, attribution: osm > 0 ? attribution(index, [], osm) : world.attribution };
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await this.pool.close();
   }
+}
+
+/** The attribution of an answer of world places and `osm` extract entries (whose places and countries come from GeoNames and Natural Earth). */
+function attribution(index: PlaceIndex, places: readonly { entry: number }[], osm: number): string {
+  return osm === 0 ? attributionOf(index, places) : [OPENSTREETMAP, GEONAMES, NATURAL_EARTH].join(' ');
 }

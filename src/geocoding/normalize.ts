@@ -5,6 +5,8 @@
  * everything that is neither a letter nor a digit a word break (`Saint-Étienne` → `saint etienne`,
  * `St.` → `st`). Apostrophes join (`L'Aquila` → `laquila`, `'s-Hertogenbosch` → `s hertogenbosch`)
  * since people type them or not. Scripts without case or marks (`東京`, `Москва`) pass through.
+ * Street words people shorten (`Str.`, `St`, `Ave`) are read as the words they stand for, and
+ * those as their short forms (streetForms).
  */
 
 const SPELLED: Record<string, string> = {
@@ -49,4 +51,35 @@ export function fold(text: string): string {
 export function words(text: string): string[] {
   const folded = fold(text);
   return folded === '' ? [] : folded.split(' ');
+}
+
+/** Folded street words and their short forms, each way (`Willow St` finds Willow Street). */
+const STREET_WORDS: Record<string, readonly string[]> = {
+  str: ['strasse'],
+  strasse: ['str'],
+  st: ['street'],
+  street: ['st'],
+  ave: ['avenue'],
+  avenue: ['ave'],
+  rd: ['road'],
+  road: ['rd'],
+  blvd: ['boulevard'],
+  boulevard: ['blvd'],
+  dr: ['drive'],
+  drive: ['dr'],
+  ln: ['lane'],
+  lane: ['ln'],
+  pl: ['platz', 'place'],
+};
+
+/**
+ * The other forms of a folded street word: `st` → `street`, and German compounds, written as one
+ * word, by their ending (`haydnstr` → `haydnstrasse`, `haydnstrasse` → `haydnstr`).
+ */
+export function streetForms(word: string): readonly string[] {
+  const forms = STREET_WORDS[word];
+  if (forms) return forms;
+  if (word.length > 3 && word.endsWith('str')) return [`${word}asse`];
+  if (word.length > 7 && word.endsWith('strasse')) return [word.slice(0, -4)];
+  return [];
 }

@@ -9,7 +9,7 @@ import { keyParameter } from '../keys/gate.js';
 import { ApiError } from '../platform/errors.js';
 import { defaulted } from '../platform/http/typebox.js';
 import { fold } from './normalize.js';
-import { ENTRY_KINDS, type EntryKind } from './place-index.js';
+import { ENTRY_KINDS } from './place-index.js';
 
 /** The longest query, in characters (MapTiler documents none; a search box needs far fewer). */
 export const MAX_QUERY_LENGTH = 256;
@@ -43,7 +43,9 @@ export const PLACE_TYPES = [
   'street',
   'poi',
 ] as const;
-const ALIASES: Record<string, readonly EntryKind[]> = { place: ['municipality', 'locality', 'neighbourhood'] };
+const ALIASES: Record<string, readonly string[]> = { place: ['municipality', 'locality', 'neighbourhood'], road: ['street'] };
+/** The kinds entries of either index have (the world's, extract-index.ts's). */
+const KINDS: readonly string[] = [...ENTRY_KINDS, 'street', 'address', 'poi'];
 
 /** The query string of a geocoding request, declared once: its type, validation and OpenAPI entry come from it. */
 export const geocodingQuerystring = Type.Object({
@@ -58,7 +60,7 @@ export const geocodingQuerystring = Type.Object({
   proximity: Type.Optional(Type.String({ maxLength: 100, description: 'longitude,latitude: places near it rank higher (`ip` is accepted and ignored)' })),
   bbox: Type.Optional(Type.String({ maxLength: 200, description: 'west,south,east,north: only features whose centre is inside (west > east crosses the antimeridian)' })),
   country: Type.Optional(Type.String({ maxLength: 1000, description: 'ISO 3166-1 alpha-2 codes separated by commas: only features in these countries' })),
-  types: Type.Optional(Type.String({ maxLength: 1000, description: `Place types separated by commas: ${PLACE_TYPES.join(', ')} (place: any populated place)` })),
+  types: Type.Optional(Type.String({ maxLength: 1000, description: `Place types separated by commas: ${PLACE_TYPES.join(', ')} (place: any populated place; road: street)` })),
   autocomplete: defaulted(Type.Boolean({ default: true, description: 'The last word is a prefix (zur finds Zürich)' })),
   fuzzyMatch: defaulted(Type.Boolean({ default: true, description: 'Words within one typo (two for words of 8 letters or more) match too' })),
 });
@@ -74,8 +76,8 @@ export interface SearchOptions {
   bbox: [number, number, number, number] | null;
   /** Upper-case ISO 3166-1 alpha-2 codes; null: any country. */
   countries: Set<string> | null;
-  /** Entry kinds asked for; null: every kind. */
-  kinds: Set<EntryKind> | null;
+  /** Entry kinds asked for (`country`, `street`, ...); null: every kind. */
+  kinds: Set<string> | null;
   autocomplete: boolean;
   fuzzyMatch: boolean;
 }
@@ -165,13 +167,13 @@ export function parseOptions(query: GeocodingQuery, acceptLanguage: string | und
     }
     if (codes.length > 0) countries = new Set(codes.map((code) => code.toUpperCase()));
   }
-  let kinds: Set<EntryKind> | null = null;
+  let kinds: Set<string> | null = null;
   if (query.types !== undefined) {
     const types = list(query.types);
     kinds = new Set();
     for (const type of types) {
       if (!(PLACE_TYPES as readonly string[]).includes(type)) throw new ApiError(`Unknown type "${type}": use ${PLACE_TYPES.join(', ')}`);
-      for (const kind of ALIASES[type] ?? (ENTRY_KINDS as readonly string[]).filter((k) => k === type)) kinds.add(kind as EntryKind);
+      for (const kind of ALIASES[type] ?? KINDS.filter((k) => k === type)) kinds.add(kind);
     }
     if (types.length === 0) kinds = null;
   }

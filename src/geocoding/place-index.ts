@@ -16,6 +16,7 @@
 import { createRequire } from 'node:module';
 import type { Position } from 'geojson';
 import { packageVersion, readCountries, type Country } from './countries.js';
+import { buildDictionary, prefixSums } from './dictionary.js';
 import { fold } from './normalize.js';
 
 /** What an entry is, as the API names it (`place_type`). */
@@ -265,29 +266,12 @@ export function buildPlaceIndex(): PlaceIndex {
     }
   });
 
-  // The dictionary: sorted words, each name's words as word numbers, and the names of each word.
-  const distinct = [...new Set(nameWordLists.flat())].sort();
-  const wordNumber = new Map(distinct.map((word, i) => [word, i]));
-  index.words = distinct;
+  // The dictionary: sorted words, each name's words as word numbers, the names of each word, trigrams.
+  const dictionary = buildDictionary(nameWordLists);
+  const wordNumber = new Map(dictionary.words.map((word, i) => [word, i]));
+  Object.assign(index, dictionary);
   index.nameEntry = Uint32Array.from(nameEntry);
   index.nameLanguage = Uint8Array.from(nameLanguage);
-  index.nameWordStart = new Uint32Array(nameWordLists.length + 1);
-  const flatWords: number[] = [];
-  const counts = new Uint32Array(distinct.length);
-  nameWordLists.forEach((list, name) => {
-    index.nameWordStart[name] = flatWords.length;
-    const unique = [...new Set(list.map((word) => wordNumber.get(word)!))];
-    flatWords.push(...list.map((word) => wordNumber.get(word)!));
-    for (const word of unique) counts[word]!++;
-  });
-  index.nameWordStart[nameWordLists.length] = flatWords.length;
-  index.nameWords = Uint32Array.from(flatWords);
-  index.postingStart = prefixSums(counts);
-  index.postingName = new Uint32Array(index.postingStart[distinct.length]!);
-  const fill = index.postingStart.slice(0, distinct.length);
-  nameWordLists.forEach((list, name) => {
-    for (const word of new Set(list.map((w) => wordNumber.get(w)!))) index.postingName[fill[word]!++] = name;
-  });
 
   // Each country's words in every language.
   const wordsOfCountry = index.countries.map(() => new Set<number>());
@@ -297,19 +281,6 @@ export function buildPlaceIndex(): PlaceIndex {
     for (const word of nameWordLists[name]!) wordsOfCountry[index.country[entry]!]!.add(wordNumber.get(word)!);
   }
   index.countryWords = wordsOfCountry.map((set) => Uint32Array.from([...set].sort((a, b) => a - b)));
-
-  // Trigrams of the words.
-  const byTrigram = new Map<string, number[]>();
-  distinct.forEach((word, i) => {
-    for (const trigram of new Set(trigramsOf(word))) {
-      const list = byTrigram.get(trigram);
-      if (list) list.push(i);
-      else byTrigram.set(trigram, [i]);
-    }
-  });
-  index.trigrams = [...byTrigram.keys()].sort();
-  index.trigramStart = prefixSums(Uint32Array.from(index.trigrams.map((t) => byTrigram.get(t)!.length)));
-  index.trigramWord = Uint32Array.from(index.trigrams.flatMap((t) => byTrigram.get(t)!));
 
   // Places by cell, in entry order; countries are found by their shapes.
   const cellCounts = new Uint32Array(GRID_COLUMNS * GRID_ROWS);
@@ -338,34 +309,8 @@ function shapeOf(country: number, polygon: Position[][]): CountryShape {
   return { country, box, rings: polygon.map((ring) => Float64Array.from(ring.flatMap((p) => [p[0]!, p[1]!]))) };
 }
 
-/** The trigrams of a word, padded so that its first and last letters count: `zur` → ` zu`, `zur`, `ur `. */
-export function trigramsOf(word: string): string[] {
-  const letters = [...` ${word} `];
-  const out: string[] = [];
-  for (let i = 0; i + 3 <= letters.length; i++) out.push(letters.slice(i, i + 3).join(''));
-  return out;
-}
-
 export function cellNumber(lon: number, lat: number): number {
   const row = Math.min(GRID_ROWS - 1, Math.max(0, Math.floor(lat) + 90));
   const column = (((Math.floor(lon) + 180) % GRID_COLUMNS) + GRID_COLUMNS) % GRID_COLUMNS;
   return row * GRID_COLUMNS + column;
-}
-
-function prefixSums(counts: Uint32Array): Uint32Array {
-  const starts = new Uint32Array(counts.length + 1);
-  for (let i = 0; i < counts.length; i++) starts[i + 1] = starts[i]! + counts[i]!;
-  return starts;
-}
-
-/** The first word number whose word is ≥ `text` (binary search in the sorted dictionary). */
-export function lowerBound(words: readonly string[], text: string): number {
-  let lo = 0;
-  let hi = words.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (words[mid]! < text) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

@@ -50,7 +50,7 @@ export function countryAt(index: PlaceIndex, lon: number, lat: number): number {
 }
 
 /** The place (or, with `neighbourhoods`, the neighbourhood) the point is best taken to be in, with its distance. */
-function placeAt(index: PlaceIndex, lon: number, lat: number, neighbourhoods: boolean): { entry: number; km: number } | null {
+export function placeAt(index: PlaceIndex, lon: number, lat: number, neighbourhoods: boolean): { entry: number; km: number } | null {
   const reach = neighbourhoods ? NEIGHBOURHOOD_REACH_KM : PLACE_REACH_KM;
   const rows = Math.ceil(reach / 111) ;
   const row = Math.floor(cellNumber(lon, lat) / GRID_COLUMNS);

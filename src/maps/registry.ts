@@ -60,6 +60,8 @@ export interface LoadedMap {
   schema: Schema | null;
   /** What its images are drawn from, fingerprinted (revision.ts): images made under another revision are stale. */
   revision: string;
+  /** The folder of its style file (of its definition for an inline style): where an import keeps the map's other files. */
+  folder: string;
   /** The sprite's images for a pixel ratio (the `@2x` files above 1); empty when it has none or they cannot be read. */
   images(pixelRatio: number): Promise<ImageSet>;
   /** The fonts its text is drawn with, by the names of `text-font`. */
@@ -196,6 +198,7 @@ export async function loadMap(id: string, definition: MapDefinition, baseDir: st
     ...mapExtent(checked, [...sources.values()].map((source) => source.bounds), minzoom, maxzoom),
     schema: checked.schema ?? null,
     revision: await mapRevision(checked, style, folder),
+    folder,
     images,
     fonts: options.fonts ?? (() => FontCatalog.default()),
     close: () => closeAll(sources.values()),
@@ -252,6 +255,7 @@ export class MapRegistry {
   private errors: MapLoadError[] = [];
   private reloading: Promise<MapChange[]> = Promise.resolve([]);
   private readonly retiring = new Map<LoadedMap, NodeJS.Timeout>();
+  private readonly listeners: ((changes: readonly MapChange[]) => Promise<void>)[] = [];
 
   private constructor(
     private readonly config: RegistrySettings,
@@ -377,7 +381,13 @@ export class MapRegistry {
     for (const map of retire) this.retire(map);
     await Promise.allSettled(unused.map((map) => map.close()));
     changes.sort((a, b) => a.id.localeCompare(b.id));
+    if (changes.length > 0) await Promise.all(this.listeners.map((listener) => listener(changes)));
     return changes;
+  }
+
+  /** Calls `listener` after each reload that changed a map, and settles the reload when it has (what follows the maps: the geocoding indexes of imported maps). */
+  onReload(listener: (changes: readonly MapChange[]) => Promise<void>): void {
+    this.listeners.push(listener);
   }
 
   /** Closes a map no longer served once the requests that may still read it are done. */

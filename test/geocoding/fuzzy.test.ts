@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { allowedEdits, editDistance } from '../../src/geocoding/fuzzy.js';
-import { trigramsOf } from '../../src/geocoding/place-index.js';
+import { trigramsOf } from '../../src/geocoding/dictionary.js';
 
 test('edit distance counts a missing, added or changed letter and a swap of two as one edit', () => {
   // Values worked out by hand.

@@ -40,7 +40,8 @@ test('options: proximity, bbox, country and types', () => {
   assert.deepEqual([...options.kinds!].sort(), ['country', 'locality', 'municipality', 'neighbourhood']);
   assert.equal(parseOptions({ ...base, proximity: 'ip' }, undefined, known).proximity, null);
   assert.deepEqual(parseOptions({ ...base, bbox: '170,-20,-170,-10' }, undefined, known).bbox, [170, -20, -170, -10], 'across the antimeridian');
-  assert.deepEqual([...parseOptions({ ...base, types: 'poi' }, undefined, known).kinds!], [], 'a known type the world data has none of');
+  assert.deepEqual([...parseOptions({ ...base, types: 'postal_code' }, undefined, known).kinds!], [], 'a known type no data has');
+  assert.deepEqual([...parseOptions({ ...base, types: 'road,address,poi' }, undefined, known).kinds!], ['street', 'address', 'poi'], 'road is street (MapTiler)');
   for (const bad of [{ proximity: 'a,b' }, { proximity: '1,2,3' }, { bbox: '1,2,3,4,5' }, { bbox: '0,10,5,0' }, { bbox: '-181,0,0,1' }, { country: 'fr' }, { country: 'c1' }, { types: 'street,moon' }]) {
     assert.throws(() => parseOptions({ ...base, ...bad }, undefined, known), ApiError, JSON.stringify(bad));
   }

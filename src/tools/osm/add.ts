@@ -15,6 +15,8 @@
  * - A local MBTiles file is converted to PMTiles (archive.ts), as `maps import` does with
  *   tilemaker's: one format for every published archive, read by range requests, with no SQLite
  *   connection per render thread, and served to MapLibre clients as it is stored.
+ * - Nothing is added to geocoding: tiles hold no searchable index of names (the result says so;
+ *   `maps import` of the extract indexes its streets and addresses).
  * - A remote archive stays where it is: the styles' source is `pmtiles://https://…`, read with
  *   range requests at run time. This is how a planet is served without a copy.
  */
@@ -60,8 +62,12 @@ export interface AddResult {
   center: AddedArchive['center'];
   /** Size of the published local archive; null for a remote one. */
   bytes: number | null;
+  /** What geocoding gets of the maps: nothing, and why. */
+  geocoding: string;
   seconds: number;
 }
+
+export const NOT_INDEXED = 'not indexed: maps added from an archive add nothing to geocoding (tiles hold no index of names); import the OpenStreetMap extract with `meridian maps import` to search its streets and addresses';
 
 /** A map id from an archive's name: `/x/Alps.pmtiles` or `https://host/v4/Alps.pmtiles?key=…` → `alps`. */
 export function idFromArchive(location: string, suffixes: readonly string[]): string {
@@ -138,6 +144,7 @@ export async function addArchive(input: string, options: AddOptions): Promise<Ad
     bounds: archive.bounds,
     center: archive.center,
     bytes: archive.remote ? null : (await stat(published)).size,
+    geocoding: NOT_INDEXED,
     seconds: (Date.now() - started) / 1000,
   };
 }

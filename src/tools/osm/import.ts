@@ -4,7 +4,8 @@
  * the OpenMapTiles schema (tilemaker.ts), packed as PMTiles (archive.ts) and published with the
  * three styles (streets, light, dark) and their sprite as the maps `<id>`, `<id>-light` and
  * `<id>-dark`. The maps' definitions record the extent of the extract's data as their bounds
- * (extract.ts), where they open (maps/extent.ts).
+ * (extract.ts), where they open (maps/extent.ts). The extract's streets, addresses, places and
+ * points of interest are indexed for geocoding (geocoding/extract-import.ts, given by the command) into the same version folder.
  *
  * Publishing is atomic and one import of an id runs at a time (publish.ts).
  */
@@ -42,6 +43,11 @@ export interface ImportOptions {
    * in memory: for extracts larger than a tenth of the machine's memory.
    */
   store?: string;
+  /**
+   * Builds the extract's geocoding index into the partial folder (geocoding/extract-import.ts,
+   * handed over by the command: tools import no area); without it the maps have no index.
+   */
+  geocodingIndex?: (options: { pbf: string; id: string; bounds: Region; partial: string; work: string }) => Promise<{ entries: Record<string, number> }>;
   progress?: Progress;
 }
 
@@ -52,6 +58,8 @@ export interface ImportResult {
   bytes: number;
   bounds: Region;
   input: { file: string; bytes: number; nodes: number; ways: number; relations: number };
+  /** Entries of the geocoding index by kind (street, address, poi, ...). */
+  geocoding: Record<string, number>;
   seconds: number;
 }
 
@@ -86,6 +94,7 @@ export async function importExtract(file: string, options: ImportOptions): Promi
   const extract = await inspectExtract(path.resolve(file));
 
   let tiles = 0;
+  let geocoding: Record<string, number> = {};
   let publication;
   try {
     publication = await publishMaps(mapsDir, id, { schema: 'openmaptiles', bounds: extract.bounds }, progress, async (partial, versionDir) => {
@@ -142,6 +151,10 @@ export async function importExtract(file: string, options: ImportOptions): Promi
         },
         onProgress: (done, total) => progress.update(done, total),
       });
+      if (options.geocodingIndex) {
+        progress.phase('Geocoding index');
+        geocoding = (await options.geocodingIndex({ pbf: input, id, bounds: extract.bounds, partial, work })).entries;
+      }
       await rm(work, { recursive: true, force: true });
 
       // The data's extent: clients leave tiles outside a source's bounds empty (extract.ts).
@@ -161,6 +174,7 @@ export async function importExtract(file: string, options: ImportOptions): Promi
     bytes: (await stat(published)).size,
     bounds: extract.bounds,
     input: { file: extract.file, bytes: extract.bytes, nodes: extract.nodes, ways: extract.ways, relations: extract.relations },
+    geocoding,
     seconds: (Date.now() - started) / 1000,
   };
 }

@@ -110,6 +110,9 @@ test('an OpenMapTiles archive gets the street styles over a copy of it, drawn ov
   const result = await addArchive(TOWN_OMT, { mapsDir: dir, id: 'town' });
   assert.deepEqual(result.maps, ['town', 'town-light', 'town-dark']);
   assert.equal(result.schema, 'openmaptiles');
+  // Tiles hold no index of names: nothing for geocoding, and the result says so.
+  assert.match(result.geocoding, /^not indexed: .*maps import/);
+  assert.equal(existsSync(path.join(path.dirname(result.archive), 'geocoding.v8')), false);
   // A copy: its own file with the same bytes, not a link to the original.
   assert.deepEqual(readFileSync(result.archive), readFileSync(TOWN_OMT));
   assert.notEqual(statSync(result.archive).ino, statSync(TOWN_OMT).ino);

@@ -20,6 +20,8 @@ import { tempDir } from '../../scratch.js';
 import { KIRCHBERG, OAKLAND, requirePeers } from '../../peers.js';
 import { annexLimits, matrixLimits } from '../../maps/raster/raster-maps.js';
 import { colours, osmiumDataExtent, pmtilesHeaderExtent, readStyle } from './street-maps.js';
+import { osmiumFeatures } from '../../geocoding/extract-samples.js';
+import { writeGeocodingIndex } from '../../../src/geocoding/extract-import.js';
 
 before(() => requirePeers('osmSamples', 'gshhgFull'));
 
@@ -38,7 +40,7 @@ let oaklandImport: Promise<{ dir: string; result: ImportResult }> | undefined;
 function oakland(): Promise<{ dir: string; result: ImportResult }> {
   oaklandImport ??= (async () => {
     const dir = mapsFolder();
-    return { dir, result: await importExtract(OAKLAND, { mapsDir: dir }) };
+    return { dir, result: await importExtract(OAKLAND, { mapsDir: dir, geocodingIndex: (options) => writeGeocodingIndex({ ...options, dataDir: tempDir() }) }) };
   })();
   return oaklandImport;
 }
@@ -67,6 +69,12 @@ test('an extract becomes three maps over one PMTiles archive, which load and car
   try {
     assert.deepEqual(registry.loadErrors(), []);
     assert.deepEqual(registry.ids(), ['west-oakland', 'west-oakland-dark', 'west-oakland-light']);
+    // The geocoding index is published in the maps' version folder, where all three maps' styles are.
+    assert.ok(existsSync(path.join(registry.get('west-oakland')!.folder, 'geocoding.v8')));
+    assert.equal(registry.get('west-oakland-dark')!.folder, registry.get('west-oakland')!.folder);
+    // One street per named street (all in one place, Oakland): 7th Street's several ways are one entry.
+    const named = new Set(osmiumFeatures(OAKLAND).filter((f) => f.properties.highway && f.properties.name && f.geometry.type === 'LineString').map((f) => f.properties.name));
+    assert.equal(result.geocoding.street, named.size);
     const map = registry.get('west-oakland')!;
     const sources = map.style.sources as Record<string, { url?: string; bounds?: number[] }>;
     assert.deepEqual(sources.openmaptiles!.bounds, extent);
@@ -168,7 +176,7 @@ test("clients get the data's extent and where the map opens: /maps, style.json, 
 
 test('importing again replaces the maps atomically; a failed import leaves them serving; older versions go', async () => {
   const dir = mapsFolder();
-  await importExtract(KIRCHBERG, { mapsDir: dir, id: 'kirchberg', maxzoom: 13 });
+  await importExtract(KIRCHBERG, { mapsDir: dir, id: 'kirchberg', maxzoom: 13, geocodingIndex: (options) => writeGeocodingIndex({ ...options, dataDir: tempDir() }) });
   const first = definitionOf(dir, 'kirchberg').style;
   // Here the data lies inside the header's box (10.068,48.135,10.071,48.137): the data's extent all the same.
   assert.deepEqual(definitionOf(dir, 'kirchberg').bounds, osmiumDataExtent(KIRCHBERG));
@@ -178,6 +186,7 @@ test('importing again replaces the maps atomically; a failed import leaves them 
   await assert.rejects(importExtract(bad, { mapsDir: dir, id: 'kirchberg' }), ExtractError);
   assert.equal(definitionOf(dir, 'kirchberg').style, first);
   assert.ok(existsSync(path.join(dir, path.dirname(first), 'openmaptiles.pmtiles')));
+  assert.ok(existsSync(path.join(dir, path.dirname(first), 'geocoding.v8')), 'the index stays with the maps a failed import left serving');
 
   await importExtract(KIRCHBERG, { mapsDir: dir, id: 'kirchberg', maxzoom: 13 });
   const second = definitionOf(dir, 'kirchberg').style;
