@@ -7,7 +7,7 @@ import { projInfo } from './coordinates/proj/proj.js';
 import { coordinatesCaches } from './coordinates/background-cache.js';
 import { Geocoder } from './geocoding/geocoder.js';
 import { geocodingRoutes, geocodingSchemas } from './geocoding/routes.js';
-import { EXTRACT_INDEX_FILE } from './geocoding/extract-index-file.js';
+import { EXTRACT_INDEX_FILE } from './geocoding/extracts/index-file.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
 import { runAdmin, type AdminRequest } from './admin.js';

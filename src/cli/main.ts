@@ -191,7 +191,7 @@ export async function main(argv: string[]): Promise<number> {
         if (!argument || more.length > 0) throw new UsageError('maps import needs one EXTRACT file', ['maps', 'import']);
         const zoom = (value: string) => (/^\d+$/.test(value) ? Number(value) : NaN);
         const { importExtract } = await import('../tools/osm/import.js');
-        const { writeGeocodingIndex } = await import('../geocoding/extract-import.js');
+        const { writeGeocodingIndex } = await import('../geocoding/extracts/import.js');
         print(
           await importExtract(argument, {
             mapsDir: await mapsDir(),

@@ -1,6 +1,6 @@
 /**
  * The word dictionary of an index (the world's, place-index.ts, and each extract's,
- * extract-index.ts): every distinct folded word of the names, sorted (a prefix is a range), the
+ * extracts/extract-index.ts): every distinct folded word of the names, sorted (a prefix is a range), the
  * names each word is in (postings, in name order), each name's words as word numbers, and the
  * words' trigrams for typo tolerance (fuzzy.ts).
  */

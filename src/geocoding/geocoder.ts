@@ -7,7 +7,7 @@
  * well under a millisecond to a few (see the guide's measurements), less than handing it to a thread.
  *
  * With it, the index of every extract imported as a map (`maps import` writes `geocoding.v8` beside
- * the maps, extract-index-file.ts): the composition hands over the files of the maps loaded
+ * the maps, extracts/index-file.ts): the composition hands over the files of the maps loaded
  * (`useExtracts`) at start-up and after every maps reload, and searches cover the world and them,
  * ranked together.
  */
@@ -16,11 +16,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../platform/errors.js';
 import { WorkerPool } from '../platform/worker-pool.js';
 import type { GeocodingConfig } from './config.js';
-import { readExtractIndex } from './extract-index-file.js';
-import { extractFeatureOf } from './extract-features.js';
-import { rankExtract } from './extract-forward.js';
-import type { ExtractIndex } from './extract-index.js';
-import { reverseExtracts } from './extract-reverse.js';
+import { readExtractIndex } from './extracts/index-file.js';
+import { extractFeatureOf } from './extracts/features.js';
+import { rankExtract } from './extracts/forward.js';
+import type { ExtractIndex } from './extracts/extract-index.js';
+import { reverseExtracts } from './extracts/reverse.js';
 import { attributionOf, featureOf, GEONAMES, NATURAL_EARTH, OPENSTREETMAP, type FeatureCollection, type GeocodingFeature } from './features.js';
 import { rank } from './forward.js';
 import { readIndexCache, worldIndexPath } from './index-cache.js';

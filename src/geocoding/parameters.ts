@@ -44,7 +44,7 @@ export const PLACE_TYPES = [
   'poi',
 ] as const;
 const ALIASES: Record<string, readonly string[]> = { place: ['municipality', 'locality', 'neighbourhood'], road: ['street'] };
-/** The kinds entries of either index have (the world's, extract-index.ts's). */
+/** The kinds entries of either index have (the world's, extracts/extract-index.ts's). */
 const KINDS: readonly string[] = [...ENTRY_KINDS, 'street', 'address', 'poi'];
 
 /** The query string of a geocoding request, declared once: its type, validation and OpenAPI entry come from it. */

@@ -5,7 +5,7 @@
  * three styles (streets, light, dark) and their sprite as the maps `<id>`, `<id>-light` and
  * `<id>-dark`. The maps' definitions record the extent of the extract's data as their bounds
  * (extract.ts), where they open (maps/extent.ts). The extract's streets, addresses, places and
- * points of interest are indexed for geocoding (geocoding/extract-import.ts, given by the command) into the same version folder.
+ * points of interest are indexed for geocoding (geocoding/extracts/import.ts, given by the command) into the same version folder.
  *
  * Publishing is atomic and one import of an id runs at a time (publish.ts).
  */
@@ -44,7 +44,7 @@ export interface ImportOptions {
    */
   store?: string;
   /**
-   * Builds the extract's geocoding index into the partial folder (geocoding/extract-import.ts,
+   * Builds the extract's geocoding index into the partial folder (geocoding/extracts/import.ts,
    * handed over by the command: tools import no area); without it the maps have no index.
    */
   geocodingIndex?: (options: { pbf: string; id: string; bounds: Region; partial: string; work: string }) => Promise<{ entries: Record<string, number> }>;

@@ -20,8 +20,8 @@ import { tempDir } from '../../scratch.js';
 import { KIRCHBERG, OAKLAND, requirePeers } from '../../peers.js';
 import { annexLimits, matrixLimits } from '../../maps/raster/raster-maps.js';
 import { colours, osmiumDataExtent, pmtilesHeaderExtent, readStyle } from './street-maps.js';
-import { osmiumFeatures } from '../../geocoding/extract-samples.js';
-import { writeGeocodingIndex } from '../../../src/geocoding/extract-import.js';
+import { osmiumFeatures } from '../../geocoding/extracts/samples.js';
+import { writeGeocodingIndex } from '../../../src/geocoding/extracts/import.js';
 
 before(() => requirePeers('osmSamples', 'gshhgFull'));
 

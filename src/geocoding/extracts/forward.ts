@@ -8,9 +8,9 @@
  * `5 Haydnstraße`).
  */
 
-import { distanceKm, matchWord } from './forward.js';
+import { distanceKm, matchWord } from '../forward.js';
 import { EXTRACT_KINDS, type ExtractIndex } from './extract-index.js';
-import type { SearchOptions } from './parameters.js';
+import type { SearchOptions } from '../parameters.js';
 
 const CONTEXT_WORD = 0.9;
 /** Beyond this many names for the query's words, only those of its rarest word are candidates. */

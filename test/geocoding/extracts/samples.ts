@@ -10,11 +10,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Feature, Geometry } from 'geojson';
-import { writeGeocodingIndex } from '../../src/geocoding/extract-import.js';
-import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { KIRCHBERG, OAKLAND } from '../peers.js';
-import { tempDir } from '../scratch.js';
-import { osmiumDataExtent } from '../tools/osm/street-maps.js';
+import { writeGeocodingIndex } from '../../../src/geocoding/extracts/import.js';
+import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../../helpers.js';
+import { KIRCHBERG, OAKLAND } from '../../peers.js';
+import { tempDir } from '../../scratch.js';
+import { osmiumDataExtent } from '../../tools/osm/street-maps.js';
 
 export const SAMPLE_FILES = { 'west-oakland': OAKLAND, kirchberg: KIRCHBERG } as const;
 

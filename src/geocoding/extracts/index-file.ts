@@ -8,7 +8,7 @@
 
 import { readFile } from 'node:fs/promises';
 import v8 from 'node:v8';
-import { writeFileAtomically } from '../platform/files/atomic-file.js';
+import { writeFileAtomically } from '../../platform/files/atomic-file.js';
 import { EXTRACT_INDEX_FORMAT, type ExtractIndex } from './extract-index.js';
 
 export const EXTRACT_INDEX_FILE = 'geocoding.v8';

@@ -7,8 +7,8 @@
  */
 
 import { ADDRESS, EXTRACT_KINDS, POI, STREET, type ExtractIndex } from './extract-index.js';
-import { countryName, type ContextItem, type GeocodingFeature } from './features.js';
-import type { PlaceIndex } from './place-index.js';
+import { countryName, type ContextItem, type GeocodingFeature } from '../features.js';
+import type { PlaceIndex } from '../place-index.js';
 
 /** Countries whose addresses put the number before the street (`1612 7th Street`); elsewhere after it (`Haydnstraße 5`). */
 const NUMBER_FIRST = new Set(['US', 'CA', 'GB', 'IE', 'AU', 'NZ', 'FR', 'LU', 'IN', 'ZA', 'PH', 'SG', 'MY', 'IL']);

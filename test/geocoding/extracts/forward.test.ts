@@ -8,8 +8,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { LineString, MultiPolygon, Point } from 'geojson';
-import { requirePeers } from '../peers.js';
-import { addSampleMap, metres, metresToLines, osmiumFeatures, SAMPLE_FILES, startSamplesServer, type SamplesServer } from './extract-samples.js';
+import { requirePeers } from '../../peers.js';
+import { addSampleMap, metres, metresToLines, osmiumFeatures, SAMPLE_FILES, startSamplesServer, type SamplesServer } from './samples.js';
 
 let samples: SamplesServer;
 before(async () => {

@@ -6,7 +6,7 @@
 
 import { ADDRESS, entriesNear, metresPerDegree, nearestPoint, POI, STREET, streetLines, type ExtractIndex } from './extract-index.js';
 import { EXTRACT_KINDS } from './extract-index.js';
-import type { SearchOptions } from './parameters.js';
+import type { SearchOptions } from '../parameters.js';
 
 const REACH_METRES: Record<number, number> = { [ADDRESS]: 50, [POI]: 30, [STREET]: 150 };
 const LONGEST_REACH_KM = 0.15;

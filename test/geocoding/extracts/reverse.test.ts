@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { LineString, MultiPolygon } from 'geojson';
-import { requirePeers } from '../peers.js';
-import { osmiumFeatures, SAMPLE_FILES, startSamplesServer, type SamplesServer } from './extract-samples.js';
+import { requirePeers } from '../../peers.js';
+import { osmiumFeatures, SAMPLE_FILES, startSamplesServer, type SamplesServer } from './samples.js';
 
 let samples: SamplesServer;
 before(async () => {

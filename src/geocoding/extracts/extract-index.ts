@@ -1,7 +1,7 @@
 /**
  * The searchable names of one imported OpenStreetMap extract (`meridian maps import`), built in
  * the import from the extract's features (tools/osm/geocoding-index.ts reads them with osmium) and
- * saved beside its maps (extract-index-file.ts), in the layout of the world index (place-index.ts):
+ * saved beside its maps (index-file.ts), in the layout of the world index (place-index.ts):
  * flat typed arrays and string arrays, names with their folded words in a dictionary
  * (dictionary.ts), and a grid for reverse lookups.
  *
@@ -19,10 +19,10 @@
  */
 
 import type { Geometry, Position } from 'geojson';
-import { buildDictionary, prefixSums, type Dictionary } from './dictionary.js';
-import { fold } from './normalize.js';
-import { ENTRY_KINDS, NO_COUNTRY, type PlaceIndex } from './place-index.js';
-import { countryAt, placeAt } from './reverse.js';
+import { buildDictionary, prefixSums, type Dictionary } from '../dictionary.js';
+import { fold } from '../normalize.js';
+import { ENTRY_KINDS, NO_COUNTRY, type PlaceIndex } from '../place-index.js';
+import { countryAt, placeAt } from '../reverse.js';
 
 /** Bumped whenever the index holds something else or in another layout. */
 export const EXTRACT_INDEX_FORMAT = 1;

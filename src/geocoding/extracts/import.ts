@@ -15,10 +15,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Geometry } from 'geojson';
 import { buildExtractIndex, EXTRACT_KINDS, type OsmFeature } from './extract-index.js';
-import { EXTRACT_INDEX_FILE, writeExtractIndex } from './extract-index-file.js';
-import { buildWorldIndex, readIndexCache, worldIndexPath } from './index-cache.js';
-import { buildPlaceIndex, type PlaceIndex } from './place-index.js';
-import { runTool, type ToolError } from '../tools/child-processes.js';
+import { EXTRACT_INDEX_FILE, writeExtractIndex } from './index-file.js';
+import { buildWorldIndex, readIndexCache, worldIndexPath } from '../index-cache.js';
+import { buildPlaceIndex, type PlaceIndex } from '../place-index.js';
+import { runTool, type ToolError } from '../../tools/child-processes.js';
 
 export interface GeocodingIndexResult {
   file: string;
