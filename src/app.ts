@@ -5,6 +5,7 @@ import { backgroundPool, CoordinatesPool } from './coordinates/pool.js';
 import { coordinatesRoutes, coordinatesSchemas, epsgVersion, sharedRegistry } from './coordinates/routes.js';
 import { projInfo } from './coordinates/proj/proj.js';
 import { coordinatesCaches } from './coordinates/background-cache.js';
+import { coordinatesCacheDirectoryOf } from './coordinates/config.js';
 import { Geocoder } from './geocoding/geocoder.js';
 import { geocodingRoutes, geocodingSchemas } from './geocoding/routes.js';
 import { EXTRACT_INDEX_FILE } from './geocoding/extracts/index-file.js';
@@ -218,9 +219,10 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
   publicApp.log.info({ proj: engine.projVersion, epsg: engine.epsgVersion, registry: engine.databasePath }, 'coordinates engine ready');
   const coordinates = new CoordinatesPool(config.coordinates);
   metrics.watchWorkerPool('coordinates', () => coordinates.load());
-  const registry = sharedRegistry({ dataDir: config.dataDir, log: publicApp.log });
+  const coordinatesCacheDir = coordinatesCacheDirectoryOf(config);
+  const registry = sharedRegistry({ cacheDir: coordinatesCacheDir, log: publicApp.log });
   const background = backgroundPool(coordinates, config.coordinates);
-  const caches = coordinatesCaches(config.dataDir, registry, background, config.coordinates, publicApp.log);
+  const caches = coordinatesCaches(coordinatesCacheDir, registry, background, config.coordinates, publicApp.log);
   const geocoder = new Geocoder(config.dataDir, config.geocoding, publicApp.log);
   await geocoder.started;
   const details = {

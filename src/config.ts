@@ -36,5 +36,6 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   config.dataDir = path.resolve(config.dataDir);
   if (config.maps.dir !== null) config.maps.dir = path.resolve(config.maps.dir);
   if (config.weather.dir !== null) config.weather.dir = path.resolve(config.weather.dir);
+  if (config.coordinates.cacheDir !== null) config.coordinates.cacheDir = path.resolve(config.coordinates.cacheDir);
   return config;
 }

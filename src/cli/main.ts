@@ -240,7 +240,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (command === 'coordinates') {
       const { buildCoordinatesCache } = await import('../coordinates/build-cache.js');
-      print(await buildCoordinatesCache(config.dataDir, config.coordinates, progressOn(process.stderr)));
+      const { coordinatesCacheDirectoryOf } = await import('../coordinates/config.js');
+      print(await buildCoordinatesCache(coordinatesCacheDirectoryOf(config), config.coordinates, progressOn(process.stderr)));
       return 0;
     }
     if (command === 'geocoding') {

@@ -55,18 +55,18 @@ export interface CoordinatesCaches {
   stop(): Promise<void>;
 }
 
-/** The caches of `dataDir`, read, or built in the background when `config.buildCache` says so. */
-export function coordinatesCaches(dataDir: string, registry: Registry, pool: BackgroundPool, config: CoordinatesConfig, log: CacheLog): CoordinatesCaches {
-  const file = derivedCachePath(dataDir);
+/** The caches in `folder`, read, or built in the background when `config.buildCache` says so. */
+export function coordinatesCaches(folder: string, registry: Registry, pool: BackgroundPool, config: CoordinatesConfig, log: CacheLog): CoordinatesCaches {
+  const file = derivedCachePath(folder);
   const started = performance.now();
   const read = readDerivedCache(file);
   if ('defaults' in read) {
     log.info({ file, crs: read.defaults.size, ms: Math.round(performance.now() - started) }, 'coordinates cache loaded');
-    return { defaults: read.defaults, exports: lazyExports(dataDir, log), status: () => 'current', stop: async () => {} };
+    return { defaults: read.defaults, exports: lazyExports(folder, log), status: () => 'current', stop: async () => {} };
   }
   if (!config.buildCache) {
     log.warn({ file, problem: read.problem }, 'coordinates cache not used: default transformations are computed on first use; `meridian coordinates build-cache` builds it');
-    return { defaults: new Map(), exports: lazyExports(dataDir, log), status: () => 'off', stop: async () => {} };
+    return { defaults: new Map(), exports: lazyExports(folder, log), status: () => 'off', stop: async () => {} };
   }
   log.info({ file, problem: read.problem }, 'coordinates cache missing: building it in the background (searches compute what they need meanwhile)');
   const defaults = new Map<number, DefaultTransformation | null>();
@@ -96,8 +96,8 @@ export function coordinatesCaches(dataDir: string, registry: Registry, pool: Bac
       if (abort.signal.aborted) return;
       const key = currentKey();
       writeDerivedCache(file, defaults, key);
-      writeExportsCache(exportsCachePath(dataDir), exports, key);
-      const indexFile = indexCachePath(dataDir);
+      writeExportsCache(exportsCachePath(folder), exports, key);
+      const indexFile = indexCachePath(folder);
       if ('problem' in readIndexCache(indexFile)) writeIndexCache(indexFile, registry);
       status = 'built';
       log.info({ file, crs: defaults.size, leftOut, seconds: Math.round((performance.now() - started) / 1000) }, 'coordinates cache built in the background and saved');

@@ -40,11 +40,11 @@ export interface BuildCacheReport {
   seconds: number;
 }
 
-export async function buildCoordinatesCache(dataDir: string, config: CoordinatesConfig, progress: Progress): Promise<BuildCacheReport> {
+export async function buildCoordinatesCache(folder: string, config: CoordinatesConfig, progress: Progress): Promise<BuildCacheReport> {
   const started = performance.now();
-  const file = derivedCachePath(dataDir);
+  const file = derivedCachePath(folder);
   const key = currentKey();
-  const indexFile = indexCachePath(dataDir);
+  const indexFile = indexCachePath(folder);
   const savedIndex = readIndexCache(indexFile);
   const indexBuilt = 'problem' in savedIndex;
   const registry = 'registry' in savedIndex ? savedIndex.registry : loadRegistry();
@@ -52,7 +52,7 @@ export async function buildCoordinatesCache(dataDir: string, config: Coordinates
     writeIndexCache(indexFile, registry);
     progress.note(`Saved the registry index in ${indexFile} (${savedIndex.problem} before)`);
   }
-  const exportsFile = exportsCachePath(dataDir);
+  const exportsFile = exportsCachePath(folder);
   const report = (crs: number, withDefault: number, withExports: number, built: boolean, leftOut: number[] = []): BuildCacheReport => ({
     file,
     epsg: key.epsg,

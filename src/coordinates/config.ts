@@ -1,14 +1,22 @@
 /**
  * The coordinates area's settings: the worker pool where PROJ runs transforms and computes what
  * search results need and no cache holds yet (default transformations, transformation details,
- * exports).
+ * exports), and the folder of the caches computed from proj.db.
  */
 
 import { availableParallelism } from 'node:os';
+import path from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
-import { section } from '../platform/settings.js';
+import { nullableString, section } from '../platform/settings.js';
 
 export const coordinatesSettings = section({
+  cacheDir: nullableString({
+    default: null,
+    env: 'MERIDIAN_COORDINATES_CACHE_DIR',
+    shownDefault: '`<dataDir>/coordinates`',
+    description:
+      'folder of the coordinates caches (the registry index, default transformations and exports computed from proj.db): instances may share one, written atomically, so one build serves them all',
+  }),
   workers: Type.Integer({
     minimum: 1,
     maximum: 64,
@@ -22,7 +30,7 @@ export const coordinatesSettings = section({
     default: true,
     env: 'MERIDIAN_COORDINATES_BUILD_CACHE',
     description:
-      'when the data directory has no current coordinates cache, the server builds it in the background on a coordinates thread of its own (about 5 minutes of CPU, at low priority and only while no request has the pool) and saves it; searches compute what they need meanwhile',
+      'when the caches folder has no current coordinates cache, the server builds it in the background on a coordinates thread of its own (about 5 minutes of CPU, at low priority and only while no request has the pool) and saves it; searches compute what they need meanwhile',
   }),
   timeoutMs: Type.Integer({
     minimum: 100,
@@ -34,3 +42,8 @@ export const coordinatesSettings = section({
 });
 
 export type CoordinatesConfig = Static<typeof coordinatesSettings>;
+
+/** The folder of the coordinates caches: `coordinates.cacheDir`, or `coordinates` under the data directory. */
+export function coordinatesCacheDirectoryOf(config: { dataDir: string; coordinates: { cacheDir: string | null } }): string {
+  return config.coordinates.cacheDir ?? path.join(config.dataDir, 'coordinates');
+}

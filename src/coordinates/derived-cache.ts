@@ -56,11 +56,11 @@ interface CacheFile {
   defaults: ([number] | [number, number | null, number[], string, number | null])[];
 }
 
-/** Where the file is: under the data directory, one per installation. */
-export const derivedCachePath = (dataDir: string): string => path.join(dataDir, 'coordinates', 'derived-cache.json');
+/** Where the file is in the caches' folder (`coordinatesCacheDirectoryOf`). */
+export const derivedCachePath = (folder: string): string => path.join(folder, 'derived-cache.json');
 
 /** Where the exports file is: beside the default transformations. */
-export const exportsCachePath = (dataDir: string): string => path.join(dataDir, 'coordinates', 'exports-cache.json');
+export const exportsCachePath = (folder: string): string => path.join(folder, 'exports-cache.json');
 
 /** Exports of CRSs by code, as `crsExportsOf` gives them. */
 export type PresetExports = ReadonlyMap<number, Exports>;
@@ -148,11 +148,11 @@ export function writeExportsCache(file: string, exports: PresetExports, key: Der
  * The exports file of this installation, read on first use (the first search asking for exports)
  * and kept; none (logged once) when it cannot be used: exports are then computed on first use.
  */
-export function lazyExports(dataDir: string, log: CacheLog): () => PresetExports {
+export function lazyExports(folder: string, log: CacheLog): () => PresetExports {
   let loaded: PresetExports | undefined;
   return () => {
     if (loaded) return loaded;
-    const file = exportsCachePath(dataDir);
+    const file = exportsCachePath(folder);
     const started = performance.now();
     const read = readExportsCache(file);
     if ('problem' in read) {

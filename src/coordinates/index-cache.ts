@@ -28,7 +28,7 @@ interface Saved {
   registry: Registry;
 }
 
-export const indexCachePath = (dataDir: string): string => path.join(dataDir, 'coordinates', 'index-cache.v8');
+export const indexCachePath = (folder: string): string => path.join(folder, 'index-cache.v8');
 
 const INDEX_FORMAT = 2;
 
@@ -81,8 +81,8 @@ export function writeIndexCache(file: string, registry: Registry): void {
 }
 
 /** The registry index for a starting server: the saved one when it is current, else built from proj.db (logged). */
-export function loadIndex(dataDir: string, log: CacheLog): Registry {
-  const file = indexCachePath(dataDir);
+export function loadIndex(folder: string, log: CacheLog): Registry {
+  const file = indexCachePath(folder);
   const started = performance.now();
   const read = readIndexCache(file);
   if ('registry' in read) {

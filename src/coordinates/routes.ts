@@ -140,11 +140,11 @@ export function epsgVersion(): string {
 let registry: Registry | undefined;
 
 /**
- * The registry index, once per thread: at the first server start, read from the data directory's
- * cache when it is current (index-cache.ts), else built from proj.db (it takes a moment).
+ * The registry index, once per thread: at the first server start, read from the coordinates caches'
+ * folder when it is current (index-cache.ts), else built from proj.db (it takes a moment).
  */
-export function sharedRegistry(from?: { dataDir: string; log: Parameters<typeof loadIndex>[1] }): Registry {
-  registry ??= from ? loadIndex(from.dataDir, from.log) : loadRegistry();
+export function sharedRegistry(from?: { cacheDir: string; log: Parameters<typeof loadIndex>[1] }): Registry {
+  registry ??= from ? loadIndex(from.cacheDir, from.log) : loadRegistry();
   return registry;
 }
 

@@ -63,10 +63,14 @@ export interface RateLimitSettings {
 
 const allowed: RateDecision = { allowed: true, retryAfter: 0 };
 
-/** The decision after a bucket of `settings` was left with `tokens`. */
-function decided(ok: boolean, tokens: number, settings: RateLimitSettings): RateDecision {
+const sameSettings = (a: RateLimitSettings, b: RateLimitSettings): boolean => a.requestsPerSecond === b.requestsPerSecond && a.burst === b.burst;
+
+/** The decision after a bucket of `settings` was left with `left` tokens. */
+function decided(ok: boolean, left: number, settings: RateLimitSettings): RateDecision {
   const { requestsPerSecond: rate, burst } = settings;
-  const bucket = { limit: burst, remaining: Math.max(0, Math.floor(tokens)), reset: Math.ceil((burst - tokens) / rate) };
+  // A bucket holds 0 to `burst` tokens: what was counted under other settings never shows beyond them.
+  const tokens = Math.min(burst, Math.max(0, left));
+  const bucket = { limit: burst, remaining: Math.floor(tokens), reset: Math.ceil((burst - tokens) / rate) };
   if (ok) return { allowed: true, retryAfter: 0, bucket };
   return { allowed: false, retryAfter: Math.max(1, Math.ceil((1 - tokens) / rate)), bucket };
 }
@@ -165,8 +169,11 @@ const leaseMs = 100;
  */
 export class RedisRateLimiter implements RateLimiter {
   private readonly redis: RedisWithLease;
-  /** `left`: what the shared bucket held when the lease was taken, for the headers. */
-  private readonly leases = new Map<string, { tokens: number; left: number; expires: number }>();
+  /**
+   * `left`: what the shared bucket held when the lease was taken, for the headers; `settings`:
+   * the bucket's rate and size it was taken under.
+   */
+  private readonly leases = new Map<string, { tokens: number; left: number; expires: number; settings: RateLimitSettings }>();
   private readonly fetching = new Map<string, Promise<RateDecision>>();
   private readonly sweeper: NodeJS.Timeout;
 
@@ -208,7 +215,10 @@ export class RedisRateLimiter implements RateLimiter {
   take(id: string, settings = this.settings): RateDecision | Promise<RateDecision> {
     if (this.redis.status !== 'ready' || settings.requestsPerSecond === 0) return allowed;
     const lease = this.leases.get(id);
-    if (lease && lease.tokens >= 1 && lease.expires > performance.now()) {
+    // A lease taken under other settings (the key's limit changed) is dropped: its tokens were
+    // granted by the old limit, and the new one applies from the next request.
+    if (lease && !sameSettings(lease.settings, settings)) this.leases.delete(id);
+    else if (lease && lease.tokens >= 1 && lease.expires > performance.now()) {
       lease.tokens--;
       return decided(true, lease.left + lease.tokens, settings);
     }
@@ -227,7 +237,7 @@ export class RedisRateLimiter implements RateLimiter {
       const [granted, text] = await this.redis.meridianLease(`${this.prefix}${id}`, requestsPerSecond, burst, size);
       const left = Number(text);
       if (granted < 1) return decided(false, left, settings);
-      this.leases.set(id, { tokens: granted - 1, left, expires: performance.now() + leaseMs });
+      this.leases.set(id, { tokens: granted - 1, left, expires: performance.now() + leaseMs, settings });
       return decided(true, left + granted - 1, settings);
     } catch (error) {
       this.onError(error as Error);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -189,31 +189,40 @@ async function serve(extraEnv: NodeJS.ProcessEnv) {
   return { port, server, log, exited };
 }
 
+/** Waits until `serve` at `base` says it is ready, however long a loaded machine takes; fails if it exits first. */
+async function untilReady(base: string, server: ChildProcess, output: () => string): Promise<void> {
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/ready`)).status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (server.exitCode !== null || server.signalCode !== null) assert.fail(`server exited before it was ready: ${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A new account (made by the command, through the running server on PGlite) and a key of it, made through the API at `base`. */
+async function accountAndKey(base: string, account: string): Promise<{ token: string; id: string; name: string }> {
+  const created = await run(['accounts', 'create', account]);
+  assert.equal(created.code, 0, created.stderr);
+  const { service_token } = JSON.parse(created.stdout);
+  const key = await fetch(`${base}/v1/api_keys`, {
+    method: 'POST',
+    headers: { authorization: `Token ${service_token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ description: 'cli test' }),
+  });
+  assert.equal(key.status, 200);
+  return (await key.json()) as { token: string; id: string; name: string };
+}
+
 test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it cleanly', async () => {
   const { port, server, log, exited } = await serve({ MERIDIAN_USAGE_FLUSH_MS: '200' });
   const output = () => log.text;
   try {
     const base = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      try {
-        if ((await fetch(`${base}/ready`)).status === 200) break;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) assert.fail(`server did not start: ${output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const created = await run(['accounts', 'create', 'while-serving']);
-    assert.equal(created.code, 0, created.stderr);
-    const { service_token } = JSON.parse(created.stdout);
-    const key = await fetch(`${base}/v1/api_keys`, {
-      method: 'POST',
-      headers: { authorization: `Token ${service_token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ description: 'cli test' }),
-    });
-    assert.equal(key.status, 200);
-    const { token, id, name } = (await key.json()) as { token: string; id: string; name: string };
+    await untilReady(base, server, output);
+    const { token, id, name } = await accountAndKey(base, 'while-serving');
     assert.equal((await fetch(`${base}/ping?key=${token}`)).status, 200);
     // Counts are written in batches; the embedded server answers from memory, PostgreSQL after a flush.
     let rows: { requests: number; key_name: string; account_name: string }[] = [];
@@ -243,6 +252,28 @@ test('serve answers HTTP, the CLI works while it runs, and SIGTERM stops it clea
     server.kill('SIGTERM');
   }
   assert.equal(await exited, 0, output());
+});
+
+test('usage counted since the last flush is written to the database when SIGTERM stops serve', async () => {
+  // No flush on the timer while the test runs: only the close path can write the counts.
+  const { port, server, log, exited } = await serve({ MERIDIAN_USAGE_FLUSH_MS: '3600000' });
+  const output = () => log.text;
+  const requests = 25;
+  let id: string;
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await untilReady(base, server, output);
+    const key = await accountAndKey(base, 'stopped-by-sigterm');
+    id = key.id;
+    for (let i = 0; i < requests; i++) assert.equal((await fetch(`${base}/ping?key=${key.token}`)).status, 200);
+  } finally {
+    server.kill('SIGTERM');
+  }
+  assert.equal(await exited, 0, output());
+  // The server is gone: the command reads the database itself.
+  const usage = await run(['usage', '--key', id]);
+  assert.equal(usage.code, 0, usage.stderr);
+  assert.deepEqual(JSON.parse(usage.stdout).map((row: { requests: number }) => row.requests), [requests], output());
 });
 
 test('weather ingest through a running server logs its start, progress and end in the server log', { skip: onPostgres && 'PGlite only: on PostgreSQL the command ingests itself; the control socket serves the embedded database' }, async () => {

@@ -2,9 +2,10 @@
  * The default transformations and exports computed at setup (derived-cache.ts): computed on the
  * coordinates pool, written and read back, they give search results equal to those computed on
  * demand, with no PROJ work left for a search (exports read on the first search asking for them); a file for another registry, engine or grid set, or a damaged one,
- * is refused with the reason; the server loads the file at start-up (or says why not) and answers
- * cold searches from it; `meridian coordinates build-cache` leaves a current file alone and saves
- * the registry index beside it.
+ * is refused with the reason; the server loads the file at start-up from the caches' folder
+ * (`coordinates.cacheDir`, or under the data directory) or says why not, and answers cold searches
+ * from it; `meridian coordinates build-cache` leaves a current file alone and saves the registry
+ * index beside it.
  *
  * @oneDatabase the database only checks the key; what is tested is the coordinates cache and PROJ's work.
  */
@@ -194,13 +195,15 @@ test('a cache file for another registry, engine or grid set, or a damaged one, i
   }
 });
 
-test('the server loads the cache at start-up and answers cold searches from it, exports from the exports file on the first search asking; without one it says so and computes', { timeout: 300_000 }, async () => {
+test('the server loads the cache at start-up from coordinates.cacheDir and answers cold searches from it, exports from the exports file on the first search asking; without one it says so and computes', { timeout: 300_000 }, async () => {
   const { defaults, exports } = await computedForPages();
   // One thread, no queue and 100 ms of PROJ a search: a cold page of DHDN's systems needs more.
-  const coordinates = { workers: 1, queue: 0, timeoutMs: 100 };
+  // The caches lie in a folder outside the data directory, as a volume instances share would.
+  const shared = tempDir();
+  const coordinates = { workers: 1, queue: 0, timeoutMs: 100, cacheDir: shared };
   const withCache = testConfig({ coordinates });
-  writeDerivedCache(derivedCachePath(withCache.dataDir), defaults);
-  writeExportsCache(exportsCachePath(withCache.dataDir), exports);
+  writeDerivedCache(path.join(shared, 'derived-cache.json'), defaults);
+  writeExportsCache(path.join(shared, 'exports-cache.json'), exports);
   const logs = new LogCapture();
   const server = await startTestServer({ ...withCache, logLevel: 'info' }, { logStream: logs });
   try {
@@ -208,6 +211,7 @@ test('the server loads the cache at start-up and answers cold searches from it, 
     const key = (await server.meridian.keys.create(accountId, {})).token;
     const loaded = logs.lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'coordinates cache loaded');
     assert.equal(loaded?.crs, defaults.size, logs.text);
+    assert.equal(loaded?.file, path.join(shared, 'derived-cache.json'));
     for (const query of ['dhdn', 'nzgd49']) {
       const response = await server.server.public.inject({ method: 'GET', url: `/coordinates/search/${query}.json?key=${key}` });
       assert.equal(response.statusCode, 200, response.body);
@@ -226,8 +230,9 @@ test('the server loads the cache at start-up and answers cold searches from it, 
   }
 
   const stale = testConfig();
-  mkdirSync(path.dirname(derivedCachePath(stale.dataDir)), { recursive: true });
-  writeDerivedCache(derivedCachePath(stale.dataDir), defaults, { ...currentKey(), epsg: 'v10.076' });
+  const staleFile = path.join(stale.dataDir, 'coordinates', 'derived-cache.json');
+  mkdirSync(path.dirname(staleFile), { recursive: true });
+  writeDerivedCache(staleFile, defaults, { ...currentKey(), epsg: 'v10.076' });
   const staleLogs = new LogCapture();
   const second = await startTestServer({ ...stale, logLevel: 'info' }, { logStream: staleLogs });
   try {
@@ -243,17 +248,23 @@ test('the server loads the cache at start-up and answers cold searches from it, 
   }
 });
 
-test('meridian coordinates build-cache leaves a current cache alone and saves the registry index', () => {
+test('meridian coordinates build-cache leaves a current cache alone and saves the registry index, in <data>/coordinates or MERIDIAN_COORDINATES_CACHE_DIR', () => {
   const dataDir = tempDir();
-  writeDerivedCache(derivedCachePath(dataDir), new Map([[2056, LV95]]));
-  writeExportsCache(exportsCachePath(dataDir), new Map([[2056, crsExportsOf(2056)]]));
-  // Had it rebuilt (minutes of work), the report would say built: true.
-  const run = spawnSync(process.execPath, [bin, 'coordinates', 'build-cache', '--data', dataDir], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  assert.match(run.stderr, /are current \(EPSG v\d+\.\d+/);
-  const report = JSON.parse(run.stdout);
-  assert.deepEqual([report.built, report.crs, report.withDefault, report.withExports], [false, 1, 1, 1]);
-  // The registry index was not saved yet: it is now.
-  assert.equal(report.indexBuilt, true);
-  assert.ok('registry' in readIndexCache(indexCachePath(dataDir)));
+  const shared = tempDir();
+  for (const [folder, env] of [
+    [path.join(dataDir, 'coordinates'), {}],
+    [shared, { MERIDIAN_COORDINATES_CACHE_DIR: shared }],
+  ] as const) {
+    writeDerivedCache(derivedCachePath(folder), new Map([[2056, LV95]]));
+    writeExportsCache(exportsCachePath(folder), new Map([[2056, crsExportsOf(2056)]]));
+    // Had it rebuilt (minutes of work), the report would say built: true.
+    const run = spawnSync(process.execPath, [bin, 'coordinates', 'build-cache', '--data', dataDir], { encoding: 'utf8', env: { ...process.env, ...env } });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stderr, /are current \(EPSG v\d+\.\d+/);
+    const report = JSON.parse(run.stdout);
+    assert.deepEqual([report.file, report.built, report.crs, report.withDefault, report.withExports], [path.join(folder, 'derived-cache.json'), false, 1, 1, 1]);
+    // The registry index was not saved yet: it is now.
+    assert.equal(report.indexBuilt, true);
+    assert.ok('registry' in readIndexCache(indexCachePath(folder)));
+  }
 });

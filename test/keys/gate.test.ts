@@ -617,4 +617,48 @@ describe('per-key rate limits and quotas', () => {
       await instances.close();
     }
   });
+
+  for (const limiter of ['memory', 'redis'] as const) {
+    test(`a key's limit lowered on one instance applies at once on the other, whose headers stay within the new bucket (${limiter} limiter)`, { skip: !onPostgres && 'needs PostgreSQL' }, async () => {
+      const instances = await startTwoInstances(limiter === 'redis' ? { redisUrl } : {});
+      const { first, second } = instances;
+      try {
+        const { accountId: owner } = await newAccount(first.meridian);
+        // 1,000 a second, 800 at most: a Redis lease is 100 tokens, so the second instance always holds some.
+        const key = await first.meridian.keys.create(owner, { rate_limit: { requests_per_second: 1000, burst: 800 } });
+        const responses: { status: number; limit: number; remaining: number; reset: number }[] = [];
+        let lowered = false;
+        const record = async () => {
+          const { status, headers } = await ping(second, `?key=${key.token}`);
+          const [limit, remaining, reset] = rateHeaders(headers);
+          responses.push({ status, limit: limit!, remaining: remaining!, reset: reset! });
+        };
+        const sinceLowered = () => responses.length - responses.findIndex((response) => response.limit === 1);
+        // Requests go to the second instance without pause while the first lowers the limit to one
+        // request (a token every 1,000 s), until 40 have been answered under the new limit.
+        const requests = (async () => {
+          while (!lowered || !responses.some((response) => response.limit === 1) || sinceLowered() < 40) {
+            await record();
+            // Both instances share this event loop: a cached key on the in-memory limiter is answered
+            // without I/O, so let the database's replies (the update, its NOTIFY) in between requests.
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        })();
+        while (responses.length < 5) await new Promise((resolve) => setImmediate(resolve));
+        await first.meridian.keys.update(owner, key.id, { rate_limit: { requests_per_second: 0.001, burst: 1 } });
+        lowered = true;
+        await requests;
+        for (const response of responses) {
+          assert.ok(response.limit === 800 || response.limit === 1, JSON.stringify(response));
+          assert.ok(response.remaining >= 0 && response.remaining <= response.limit && response.reset >= 0, `headers out of their bucket: ${JSON.stringify(response)}`);
+        }
+        const after = responses.slice(responses.findIndex((response) => response.limit === 1));
+        assert.ok(after.every((response) => response.limit === 1), 'once heard, the new limit stays');
+        assert.ok(after.filter((response) => response.status === 200).length <= 1, `${after.filter((response) => response.status === 200).length} of ${after.length} passed under a limit of 1`);
+      } finally {
+        await instances.close();
+        if (limiter === 'redis') await deleteKeys(`meridian:${first.meridian.config.databaseSchema}:`);
+      }
+    });
+  }
 });

@@ -6,8 +6,9 @@
  * whose definition, style or data changes gets a new revision, its old tiles are never served
  * again, and the store drops them the first time the new revision is served.
  *
- * The store is written after the response (a failing store costs a log line, not the tile); reading
- * it fails over to rendering the same way.
+ * A rendered metatile is written to the store before any of its tiles is answered, so another
+ * instance asked for it next finds it there rather than rendering it again; a failing store costs
+ * a log line, not the tile, and reading it fails over to rendering the same way.
  */
 
 import { etagOf } from '../../platform/http/http-cache.js';
@@ -91,8 +92,8 @@ export class RasterTiles {
   }
 
   /**
-   * Renders a metatile and waits until its tiles are in the store (`meridian maps seed`), unless the
-   * store has them all already. Resolves to whether it rendered.
+   * Renders a metatile into the store (`meridian maps seed`), unless the store has them all
+   * already; a failing store fails the seed. Resolves to whether it rendered.
    */
   async seed(map: LoadedMap, metatile: Metatile, format: Format, language: string | null): Promise<boolean> {
     if (!this.store) throw new Error('seeding needs a raster tile store');
@@ -126,7 +127,7 @@ export class RasterTiles {
     return sweeping;
   }
 
-  private render(map: LoadedMap, metatile: Metatile, format: Format, language: string | null, awaitStore: boolean): Promise<Map<string, KeptTile>> {
+  private render(map: LoadedMap, metatile: Metatile, format: Format, language: string | null, seeding: boolean): Promise<Map<string, KeptTile>> {
     const key = `${map.id}/${map.revision}/${tileName({ ...metatile, x: metatile.x0, y: metatile.y0 }, format, language)}/${metatile.span}`;
     let rendering = this.rendering.get(key);
     if (!rendering) {
@@ -142,8 +143,8 @@ export class RasterTiles {
           });
           if (this.store) {
             const stored = this.store.put(map.id, map.revision, [...tiles].map(([tile, { bytes }]) => ({ tile, bytes })));
-            if (awaitStore) await stored;
-            else stored.catch((error: Error) => this.log.warn(`raster tile store: writing tiles of ${map.id} failed (${error.message})`));
+            // A seed must fail when its tiles are not stored; a request is answered all the same.
+            await (seeding ? stored : stored.catch((error: Error) => this.log.warn(`raster tile store: writing tiles of ${map.id} failed (${error.message})`)));
           }
           return tiles;
         })

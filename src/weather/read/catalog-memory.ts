@@ -3,7 +3,8 @@
  * database on every request: the catalog as `/weather/latest.json` serves it (and its keyframes, which
  * point forecasts read), and the archive of each keyframe. Both are read again after a run is published anywhere (or notifications may have
  * been missed: `WeatherCatalog.watch`). While the database cannot be reached, what was last read
- * keeps being served: clients poll the catalog, and the keyframes it names are files on this
+ * keeps being served, and once a read has failed for want of the database it is not asked again
+ * until it is heard from (a reconnection is a change): clients poll the catalog, and the keyframes it names are files on this
  * instance's disk (a keyframe whose archive retention removed meanwhile is a 404, as always).
  *
  * Only keyframes whose archive this instance can read in its weather folder are listed: a run
@@ -70,8 +71,11 @@ export class CatalogMemory {
       this.latestReading = reading;
       reading.then(
         (latest) => (this.lastLatest = latest),
-        () => {
-          if (this.latestReading === reading) this.latestReading = null;
+        (error: unknown) => {
+          if (this.latestReading !== reading) return;
+          // Unreachable (a timeout, a refused connection): what was read last is served until the
+          // database is heard from again (`changed`), rather than asked again by every request.
+          this.latestReading = error instanceof DatabaseUnavailableError && this.lastLatest ? Promise.resolve(this.lastLatest) : null;
         },
       );
     }
@@ -117,8 +121,10 @@ export class CatalogMemory {
       found = await this.catalog.archiveOf(keyframe);
     } catch (error) {
       const previous = this.previousArchives.get(keyframe);
-      if (error instanceof DatabaseUnavailableError && previous) return previous;
-      throw error;
+      if (!(error instanceof DatabaseUnavailableError) || !previous) throw error;
+      // Remembered again until the next change, so the next tile of it does not wait on the database.
+      this.archives.set(keyframe, previous);
+      return previous;
     }
     if (found) this.archives.set(keyframe, found);
     return found;
