@@ -88,6 +88,32 @@ test('an invalid setting stops start-up with a message naming it and where it ca
   }
 });
 
+test('rate limits are bounded as a bucket holds them, each in every configuration, the burst even with the rate off', () => {
+  const range = /must be 0, or 0\.001\.\.1000000000/;
+  const cases: [Parameters<typeof loadConfig>[0], RegExp][] = [
+    // Slower than a request per 1,000 s: the Redis bucket's expiry is no integer, and the shared limiter fails open.
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '1e-300' } }, range],
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '0.0009' } }, range],
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '1e300' } }, range],
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '-1' } }, range],
+    [{ file: configFile({ management: { requestsPerSecond: 1e-300 } }) }, /"management.requestsPerSecond" must be 0, or 0\.001\.\.1000000000 \(from config file/],
+    [{ file: configFile({ unknownKeys: { requestsPerSecond: 2e9 } }) }, /"unknownKeys.requestsPerSecond" must be 0, or/],
+    // A burst beyond a PostgreSQL integer, which a key's own burst (at most the server's) is stored as.
+    [{ env: { MERIDIAN_RATE_LIMIT_BURST: '3000000000' } }, /"rateLimit.burst".*2147483647.*MERIDIAN_RATE_LIMIT_BURST/],
+    [{ file: configFile({ rateLimit: { requestsPerSecond: 0, burst: 1e308 } }) }, /"rateLimit.burst".*2147483647/],
+    [{ file: configFile({ management: { requestsPerSecond: 0, burst: 2 ** 31 } }) }, /"management.burst".*2147483647/],
+    [{ file: configFile({ unknownKeys: { burst: 1e300 } }) }, /"unknownKeys.burst".*2147483647/],
+  ];
+  for (const [sources, message] of cases) {
+    assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));
+  }
+  const edges = { requestsPerSecond: 0.001, burst: 2 ** 31 - 1 };
+  const config = loadConfig({ file: configFile({ rateLimit: edges, management: { requestsPerSecond: 1e9, burst: 1 }, unknownKeys: { requestsPerSecond: 0, burst: 1 } }) });
+  assert.deepEqual(config.rateLimit, edges);
+  assert.deepEqual(config.management, { ...defaultConfig.management, requestsPerSecond: 1e9, burst: 1 });
+  assert.deepEqual(config.unknownKeys, { requestsPerSecond: 0, burst: 1 });
+});
+
 test('every built-in default passes validation, the built-in weather variables included', () => {
   const validate = validatorOf(configSchema);
   assert.ok(validate(defaultConfig), JSON.stringify(validate.errors));

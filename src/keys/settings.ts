@@ -1,3 +1,4 @@
+import { rateLimitBounds } from './config.js';
 import { formatOriginRule, maxOriginRuleLength, maxOriginRules, parseOriginRule } from './origins.js';
 
 /** A key's own rate limit: a token bucket of `requests_per_second` refill and `burst` size. */
@@ -34,18 +35,7 @@ export function storedLimits(row: { rate_limit_rps: number | null; rate_limit_bu
   };
 }
 
-/**
- * The bounds of a key's rate limit are those of where it is kept, whatever the server's own limit
- * (which it may not exceed when there is one): the burst is a PostgreSQL `integer` column; the
- * rate is no slower than one request per 1,000 s, so that a full bucket's refill time in
- * milliseconds, the expiry of its Redis hash, stays an integer Redis accepts (at 1e-300 Redis
- * refuses it and the shared limiter fails open) and `RateLimit-Reset` a whole number of seconds;
- * and finite (JSON's 1e309 parses as Infinity, which the column would take): a billion requests a
- * second limits nothing an instance can serve, so no key needs more.
- */
-const keyRateLimitBounds = { minRequestsPerSecond: 0.001, maxRequestsPerSecond: 1e9, maxBurst: 2 ** 31 - 1 } as const;
-
-/** The schema of a key's rate limit, in `APIKeySettings` and `APIKey`. */
+/** The schema of a key's rate limit, in `APIKeySettings` and `APIKey`: within `rateLimitBounds` whatever the server's limit, even none. */
 export const keyRateLimitSchema = {
   type: ['object', 'null'],
   additionalProperties: false,
@@ -53,11 +43,11 @@ export const keyRateLimitSchema = {
   properties: {
     requests_per_second: {
       type: 'number',
-      minimum: keyRateLimitBounds.minRequestsPerSecond,
-      maximum: keyRateLimitBounds.maxRequestsPerSecond,
+      minimum: rateLimitBounds.minRequestsPerSecond,
+      maximum: rateLimitBounds.maxRequestsPerSecond,
       description: 'Refill rate of the key\'s token bucket',
     },
-    burst: { type: 'integer', minimum: 1, maximum: keyRateLimitBounds.maxBurst, description: 'Size of the key\'s token bucket' },
+    burst: { type: 'integer', minimum: 1, maximum: rateLimitBounds.maxBurst, description: 'Size of the key\'s token bucket' },
   },
   description: "The key's own rate limit, at most the server's (rate and burst each); null: the server's limit",
 } as const;
