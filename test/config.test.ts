@@ -114,6 +114,23 @@ test('rate limits are bounded as a bucket holds them, each in every configuratio
   assert.deepEqual(config.unknownKeys, { requestsPerSecond: 0, burst: 1 });
 });
 
+test('cache sizes are bounded by what a Map holds, and max-age by what HTTP caches read', () => {
+  // V8's Map takes 2^24 entries at most: a larger cache throws once full, in the key gate on every unknown key.
+  const cases: [Parameters<typeof loadConfig>[0], RegExp][] = [
+    [{ file: configFile({ gate: { cacheSize: 2 ** 24 } }) }, /"gate.cacheSize" must be <= 16777215/],
+    [{ file: configFile({ gate: { negativeCacheSize: 1e300 } }) }, /"gate.negativeCacheSize" must be <= 16777215/],
+    [{ file: configFile({ maps: { icons: { cacheEntries: 2 ** 24 } } }) }, /"maps.icons.cacheEntries" must be <= 16777215/],
+    // RFC 9111 section 1.2.2: 2^31 is the largest delta-seconds a cache reads; 1e21 would be sent as max-age=1e+21.
+    [{ env: { MERIDIAN_MAPS_MAX_AGE: '1e21' } }, /"maps.maxAgeSeconds" must be <= 2147483648.*MERIDIAN_MAPS_MAX_AGE/],
+  ];
+  for (const [sources, message] of cases) {
+    assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));
+  }
+  const largest = loadConfig({ file: configFile({ gate: { cacheSize: 2 ** 24 - 1, negativeCacheSize: 2 ** 24 - 1 }, maps: { maxAgeSeconds: 2 ** 31 } }) });
+  assert.equal(largest.gate.negativeCacheSize, 16777215);
+  assert.equal(largest.maps.maxAgeSeconds, 2147483648);
+});
+
 test('every built-in default passes validation, the built-in weather variables included', () => {
   const validate = validatorOf(configSchema);
   assert.ok(validate(defaultConfig), JSON.stringify(validate.errors));

@@ -1,6 +1,7 @@
 /** The key gate's settings: rate limits, usage counting, the cache of verified keys and the budget of unknown ones. */
 
 import { Type } from '@sinclair/typebox';
+import { maxLruEntries } from '../platform/lru.js';
 import { section } from '../platform/settings.js';
 
 /**
@@ -45,9 +46,9 @@ export const keysSettings = {
     burst: bucketSize({ default: 50, description: 'per-account bucket size of key-management calls' }),
   }),
   gate: section({
-    cacheSize: Type.Integer({ minimum: 0, default: 10000, description: 'verified keys kept in memory' }),
+    cacheSize: Type.Integer({ minimum: 0, maximum: maxLruEntries, default: 10000, description: 'verified keys kept in memory' }),
     negativeCacheMs: Type.Integer({ minimum: 0, maximum: 60000, default: 2000, description: 'how long an unknown token is remembered' }),
-    negativeCacheSize: Type.Integer({ minimum: 0, default: 10000, description: 'unknown tokens remembered, apart from verified keys (so guesses cannot push those out)' }),
+    negativeCacheSize: Type.Integer({ minimum: 0, maximum: maxLruEntries, default: 10000, description: 'unknown tokens remembered, apart from verified keys (so guesses cannot push those out)' }),
   }),
   /** What a client guessing keys may cost: database lookups that find no key, per client network. */
   unknownKeys: section({
