@@ -36,8 +36,12 @@ function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
 export async function startInstance(extraEnv: NodeJS.ProcessEnv = {}): Promise<Instance> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'meridian-bench-'));
   const port = await freePort();
+  // Key management's per-account limit has no environment variable; bench:keys creates keys far faster than it allows.
+  const configFile = path.join(dataDir, 'bench-config.json');
+  writeFileSync(configFile, JSON.stringify({ management: { requestsPerSecond: 0 } }));
   const env = {
     ...process.env,
+    MERIDIAN_CONFIG: configFile,
     MERIDIAN_DATA_DIR: dataDir,
     MERIDIAN_PORT: String(port),
     MERIDIAN_LOG_LEVEL: 'warn',

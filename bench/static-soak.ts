@@ -29,7 +29,7 @@ const formats = ['png', 'jpg'] as const;
  * and per render thread its share of the decoded-tile cache plus what every thread holds besides.
  * The soak fails when the last round's idle memory is above it.
  */
-const BUDGET = { processMiB: 360, embeddedDatabaseMiB: 250, perThreadMiB: 150, tileCacheFactor: 1.7 };
+const BUDGET = { processMiB: 360, embeddedDatabaseMiB: 80, perThreadMiB: 150, tileCacheFactor: 1.7 };
 function budgetMiB(threads: number, tileCacheMB = 256, rasterCacheMB = 128): number {
   return BUDGET.processMiB + BUDGET.embeddedDatabaseMiB + rasterCacheMB + threads * (BUDGET.tileCacheFactor * tileCacheMB + BUDGET.perThreadMiB);
 }

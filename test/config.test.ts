@@ -88,6 +88,49 @@ test('an invalid setting stops start-up with a message naming it and where it ca
   }
 });
 
+test('rate limits are bounded as a bucket holds them, each in every configuration, the burst even with the rate off', () => {
+  const range = /must be 0, or 0\.001\.\.1000000000/;
+  const cases: [Parameters<typeof loadConfig>[0], RegExp][] = [
+    // Slower than a request per 1,000 s: the Redis bucket's expiry is no integer, and the shared limiter fails open.
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '1e-300' } }, range],
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '0.0009' } }, range],
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '1e300' } }, range],
+    [{ env: { MERIDIAN_RATE_LIMIT_RPS: '-1' } }, range],
+    [{ file: configFile({ management: { requestsPerSecond: 1e-300 } }) }, /"management.requestsPerSecond" must be 0, or 0\.001\.\.1000000000 \(from config file/],
+    [{ file: configFile({ unknownKeys: { requestsPerSecond: 2e9 } }) }, /"unknownKeys.requestsPerSecond" must be 0, or/],
+    // A burst beyond a PostgreSQL integer, which a key's own burst (at most the server's) is stored as.
+    [{ env: { MERIDIAN_RATE_LIMIT_BURST: '3000000000' } }, /"rateLimit.burst".*2147483647.*MERIDIAN_RATE_LIMIT_BURST/],
+    [{ file: configFile({ rateLimit: { requestsPerSecond: 0, burst: 1e308 } }) }, /"rateLimit.burst".*2147483647/],
+    [{ file: configFile({ management: { requestsPerSecond: 0, burst: 2 ** 31 } }) }, /"management.burst".*2147483647/],
+    [{ file: configFile({ unknownKeys: { burst: 1e300 } }) }, /"unknownKeys.burst".*2147483647/],
+  ];
+  for (const [sources, message] of cases) {
+    assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));
+  }
+  const edges = { requestsPerSecond: 0.001, burst: 2 ** 31 - 1 };
+  const config = loadConfig({ file: configFile({ rateLimit: edges, management: { requestsPerSecond: 1e9, burst: 1 }, unknownKeys: { requestsPerSecond: 0, burst: 1 } }) });
+  assert.deepEqual(config.rateLimit, edges);
+  assert.deepEqual(config.management, { ...defaultConfig.management, requestsPerSecond: 1e9, burst: 1 });
+  assert.deepEqual(config.unknownKeys, { requestsPerSecond: 0, burst: 1 });
+});
+
+test('cache sizes are bounded by what a Map holds, and max-age by what HTTP caches read', () => {
+  // V8's Map takes 2^24 entries at most: a larger cache throws once full, in the key gate on every unknown key.
+  const cases: [Parameters<typeof loadConfig>[0], RegExp][] = [
+    [{ file: configFile({ gate: { cacheSize: 2 ** 24 } }) }, /"gate.cacheSize" must be <= 16777215/],
+    [{ file: configFile({ gate: { negativeCacheSize: 1e300 } }) }, /"gate.negativeCacheSize" must be <= 16777215/],
+    [{ file: configFile({ maps: { icons: { cacheEntries: 2 ** 24 } } }) }, /"maps.icons.cacheEntries" must be <= 16777215/],
+    // RFC 9111 section 1.2.2: 2^31 is the largest delta-seconds a cache reads; 1e21 would be sent as max-age=1e+21.
+    [{ env: { MERIDIAN_MAPS_MAX_AGE: '1e21' } }, /"maps.maxAgeSeconds" must be <= 2147483648.*MERIDIAN_MAPS_MAX_AGE/],
+  ];
+  for (const [sources, message] of cases) {
+    assert.throws(() => loadConfig(sources), (error: Error) => error instanceof ConfigError && message.test(error.message), JSON.stringify(sources));
+  }
+  const largest = loadConfig({ file: configFile({ gate: { cacheSize: 2 ** 24 - 1, negativeCacheSize: 2 ** 24 - 1 }, maps: { maxAgeSeconds: 2 ** 31 } }) });
+  assert.equal(largest.gate.negativeCacheSize, 16777215);
+  assert.equal(largest.maps.maxAgeSeconds, 2147483648);
+});
+
 test('every built-in default passes validation, the built-in weather variables included', () => {
   const validate = validatorOf(configSchema);
   assert.ok(validate(defaultConfig), JSON.stringify(validate.errors));

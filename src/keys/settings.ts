@@ -1,27 +1,21 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { nullable } from '../platform/http/typebox.js';
+import { rateLimitBounds } from './config.js';
 import { formatOriginRule, maxOriginRuleLength, maxOriginRules, parseOriginRule } from './origins.js';
 
 /**
- * The bounds of a key's rate limit are those of where it is kept, whatever the server's own limit
- * (which it may not exceed when there is one): the burst is a PostgreSQL `integer` column; the
- * rate is no slower than one request per 1,000 s, so that a full bucket's refill time in
- * milliseconds, the expiry of its Redis hash, stays an integer Redis accepts (at 1e-300 Redis
- * refuses it and the shared limiter fails open) and `RateLimit-Reset` a whole number of seconds;
- * and finite (JSON's 1e309 parses as Infinity, which the column would take): a billion requests a
- * second limits nothing an instance can serve, so no key needs more.
+ * A key's own rate limit: a token bucket of `requests_per_second` refill and `burst` size, within
+ * `rateLimitBounds` (config.ts: what storage and Redis hold) whatever the server's own limit (which
+ * it may not exceed when there is one).
  */
-const keyRateLimitBounds = { minRequestsPerSecond: 0.001, maxRequestsPerSecond: 1e9, maxBurst: 2 ** 31 - 1 } as const;
-
-/** A key's own rate limit: a token bucket of `requests_per_second` refill and `burst` size. */
 const keyRateLimit = Type.Object(
   {
     requests_per_second: Type.Number({
-      minimum: keyRateLimitBounds.minRequestsPerSecond,
-      maximum: keyRateLimitBounds.maxRequestsPerSecond,
+      minimum: rateLimitBounds.minRequestsPerSecond,
+      maximum: rateLimitBounds.maxRequestsPerSecond,
       description: 'Refill rate of the key\'s token bucket',
     }),
-    burst: Type.Integer({ minimum: 1, maximum: keyRateLimitBounds.maxBurst, description: 'Size of the key\'s token bucket' }),
+    burst: Type.Integer({ minimum: 1, maximum: rateLimitBounds.maxBurst, description: 'Size of the key\'s token bucket' }),
   },
   { additionalProperties: false, description: "The key's own rate limit, at most the server's (rate and burst each); null: the server's limit" },
 );

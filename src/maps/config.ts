@@ -5,6 +5,7 @@
 
 import { availableParallelism } from 'node:os';
 import { Type, type Static } from '@sinclair/typebox';
+import { maxLruEntries } from '../platform/lru.js';
 import { nullableString, oneOf, section } from '../platform/settings.js';
 import { RASTER_STORES } from './raster/tile-store.js';
 import { definitionSchema, MAP_ID, type MapDefinition } from './definition.js';
@@ -53,11 +54,12 @@ export const mapsSettings = section({
   }),
   queue: Type.Integer({ minimum: 0, default: 64, env: 'MERIDIAN_MAPS_QUEUE', description: 'renders that may wait for a thread before 503 (and only as many as can finish within `timeoutMs`: see [Render admission](#render-admission))' }),
   timeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 15000, env: 'MERIDIAN_MAPS_TIMEOUT_MS', description: 'time limit of a static image or raster tile render, counted from its admission, waiting included (503 beyond; glyph ranges: from their start on a thread)' }),
-  maxAgeSeconds: Type.Integer({ minimum: 0, default: 86400, env: 'MERIDIAN_MAPS_MAX_AGE', description: '`Cache-Control` max-age of images' }),
+  // RFC 9111 (1.2.2): caches read a larger delta-seconds as 2^31; beyond 1e21 it would be written in exponent notation.
+  maxAgeSeconds: Type.Integer({ minimum: 0, maximum: 2 ** 31, default: 86400, env: 'MERIDIAN_MAPS_MAX_AGE', description: '`Cache-Control` max-age of images' }),
   icons: section({
     maxBytes: Type.Integer({ minimum: 1, default: 1048576, description: 'largest marker icon' }),
     timeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 5000, description: 'time limit of an icon download' }),
-    cacheEntries: Type.Integer({ minimum: 0, default: 256, description: 'icons kept in memory' }),
+    cacheEntries: Type.Integer({ minimum: 0, maximum: maxLruEntries, default: 256, description: 'icons kept in memory' }),
     cacheBytes: Type.Integer({
       minimum: 0,
       default: 33554432,

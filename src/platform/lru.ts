@@ -9,6 +9,9 @@
  * not kept (a capacity of 0 keeps nothing): its owner still holds it.
  */
 
+/** The largest capacity an Lru can hold: a V8 Map takes at most 2^24 entries, and `set` adds one before it evicts. */
+export const maxLruEntries = 2 ** 24 - 1;
+
 export interface LruOptions<K, V> {
   /** How long an entry lives after it is set; for ever when absent. */
   ttlMs?: number;

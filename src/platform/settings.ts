@@ -86,13 +86,32 @@ export function environmentVariables(schema: TSchema): Record<string, string> {
   return Object.fromEntries(leavesOf(schema).flatMap(({ setting, schema: leaf }) => (typeof leaf.env === 'string' ? [[leaf.env, setting]] : [])));
 }
 
-/** The settings as a Markdown table: setting, environment variable, default, meaning. */
+/** The settings as a Markdown table: setting, environment variable, default, range, meaning. */
 export function settingsTable(schema: TSchema): string {
   const rows = leavesOf(schema).map(({ setting, schema: leaf }) => {
     const shown = typeof leaf.shownDefault === 'string' ? leaf.shownDefault : leaf.default === null ? 'none' : `\`${typeof leaf.default === 'string' ? leaf.default : JSON.stringify(leaf.default)}\``;
-    return `| \`${setting}\` | ${typeof leaf.env === 'string' ? `\`${leaf.env}\`` : ''} | ${shown} | ${String(leaf.description ?? '').replaceAll('|', '\\|')} |`;
+    const range = rangeOf(leaf);
+    return `| \`${setting}\` | ${typeof leaf.env === 'string' ? `\`${leaf.env}\`` : ''} | ${shown} | ${range ?? ''} | ${String(leaf.description ?? '').replaceAll('|', '\\|')} |`;
   });
-  return ['| Setting | Environment | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');
+  return ['| Setting | Environment | Default | Range | Meaning |', '|---|---|---|---|---|', ...rows].join('\n');
+}
+
+/**
+ * The numbers a numeric setting takes, as the API reference writes them (`1..100`, `0, or
+ * 0.001..1000000000` for a union); undefined for a setting that is no number or not only one.
+ */
+function rangeOf(leaf: TSchema): string | undefined {
+  if (Array.isArray(leaf.anyOf)) {
+    const members = (leaf.anyOf as TSchema[]).map(rangeOf);
+    return members.every((member) => member !== undefined) ? members.join(', or ') : undefined;
+  }
+  if (typeof leaf.const === 'number') return String(leaf.const);
+  const types = [leaf.type].flat();
+  if (!types.includes('number') && !types.includes('integer')) return undefined;
+  const { minimum, maximum } = leaf as { minimum?: number; maximum?: number };
+  if (minimum !== undefined && maximum !== undefined) return `${minimum}..${maximum}`;
+  if (minimum !== undefined) return `≥ ${minimum}`;
+  return maximum === undefined ? undefined : `≤ ${maximum}`;
 }
 
 /** Merges defaults, the config file, the environment and flags (in that order) and validates the result. */
@@ -127,6 +146,10 @@ export function loadSettings<T extends TObject>(schema: T, sources: ConfigSource
       const item = error.instancePath.slice(union.instancePath.length + 1);
       throw new ConfigError(`Invalid configuration: "${pointer}" item ${item} ${error.message}${from(origin, pointer)}`);
     }
+    // A number of several ranges (0 for off, or a bounded rate) is told all of them, not the first one's complaint.
+    const unionLeaf = union && leaves.get(pointer);
+    const range = unionLeaf && rangeOf(unionLeaf);
+    if (range) throw new ConfigError(`Invalid configuration: "${pointer}" must be ${range}${from(origin, pointer)}`);
     if (error.keyword === 'additionalProperties') {
       const unknown = (error.params as { additionalProperty: string }).additionalProperty;
       const name = pointer ? `${pointer}.${unknown}` : unknown;

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { Redis } from 'ioredis';
 import { MemoryRateLimiter, RedisRateLimiter } from '../../src/platform/rate-limit.js';
 import { loadConfig } from '../../src/config.js';
+import { rateLimitBounds } from '../../src/keys/config.js';
 import { newAccount, onPostgres, redisUrl, startTestServer, startTwoInstances, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
 
 let server: TestServer;
@@ -246,6 +247,40 @@ describe('rate limits', () => {
       assert.ok(admitted <= settings.burst + refill + 0.01, `admitted ${admitted}, budget ${settings.burst} + ${refill} refilled`);
     } finally {
       await Promise.all(limiters.map((limiter) => limiter.close()));
+      await redis.quit();
+      await deleteKeys(prefix);
+    }
+  });
+
+  test('the limiters hold every bucket within the bounds: the slowest rate with the largest burst still limits, in Redis and in memory', async () => {
+    const prefix = `meridian:${uniqueSchema()}:rate:`;
+    const extremes = [
+      { requestsPerSecond: rateLimitBounds.minRequestsPerSecond, burst: rateLimitBounds.maxBurst },
+      { requestsPerSecond: rateLimitBounds.minRequestsPerSecond, burst: 1 },
+      { requestsPerSecond: rateLimitBounds.maxRequestsPerSecond, burst: 1 },
+    ];
+    const errors: Error[] = [];
+    const redisLimiter = new RedisRateLimiter(redisUrl, prefix, { requestsPerSecond: 0, burst: 1 }, (error) => errors.push(error));
+    const redis = new Redis(redisUrl);
+    try {
+      await redisLimiter.ready();
+      for (const [index, settings] of extremes.entries()) {
+        const memory = new MemoryRateLimiter(settings);
+        for (const limiter of [redisLimiter, memory]) {
+          const decision = await limiter.take(`bucket-${index}`, settings);
+          assert.equal(decision.allowed, true);
+          // RateLimit-Reset is a whole number of seconds (1e-300 made it 1e+300).
+          assert.ok(Number.isSafeInteger(decision.bucket?.reset), JSON.stringify(decision));
+        }
+        await memory.close();
+      }
+      // The bucket of 2^31-1 tokens refilled at 0.001 a second expires from Redis once full again, in about 2.1e15 ms (Redis refuses an expiry it cannot read as an integer, and the limiter then fails open).
+      assert.deepEqual(errors, []);
+      assert.ok((await redis.pttl(`${prefix}bucket-0`)) > 2e15);
+      assert.equal((await redisLimiter.take('bucket-1', extremes[1])).allowed, false, 'the slowest bucket, emptied, refuses');
+      assert.deepEqual(errors, []);
+    } finally {
+      await redisLimiter.close();
       await redis.quit();
       await deleteKeys(prefix);
     }

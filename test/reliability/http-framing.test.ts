@@ -1,6 +1,7 @@
 /**
  * What the listener does with requests framed in ways no route expects (issue 31, item 6): an
- * HTTP/1.1 request without Host, a body in a transfer coding other than chunked, and many
+ * HTTP/1.1 request without Host, a body in a transfer coding other than chunked or in a content
+ * coding (a 400 before: its bytes were parsed as JSON), and many
  * connections that never finish their headers. Every refusal is the documented error body.
  *
  * @oneDatabase the database only checks the service token; what is tested is Node's HTTP layer.
@@ -8,6 +9,8 @@
 
 import assert from 'node:assert/strict';
 import net from 'node:net';
+import { Readable } from 'node:stream';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
 import { parseRaw, rawRequest } from '../scratch.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
@@ -62,6 +65,46 @@ test('a body in a transfer coding other than chunked is 415 with the documented 
   assert.equal(plain.status, 200, 'chunked alone is read');
   const after = (await server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: auth } })).json() as { total_count: number };
   assert.equal(after.total_count, before.total_count + 1, 'only the chunked request created a key');
+});
+
+test('a body in a content coding is 415 with the documented body and Accept-Encoding: identity, and nothing is created', async () => {
+  const url = `http://127.0.0.1:${port}/v1/api_keys`;
+  const count = async () => ((await server.server.admin.inject({ method: 'GET', url: '/v1/api_keys', headers: { authorization: auth } })).json() as { total_count: number }).total_count;
+  const before = await count();
+  const json = '{"name":"json sent in a content coding"}';
+  // Each body is truly in its coding (node:zlib), so a server that decoded it would create a key.
+  const bodies: [string, Buffer | string][] = [
+    ['gzip', gzipSync(json)],
+    ['GZIP', gzipSync(json)],
+    ['x-gzip', gzipSync(json)],
+    ['deflate', deflateSync(json)],
+    ['br', brotliCompressSync(json)],
+    ['identity, gzip', gzipSync(json)],
+    ['x-custom', json],
+  ];
+  for (const [coding, body] of bodies) {
+    const response = await fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'content-encoding': coding }, body });
+    assert.equal(response.status, 415, coding);
+    assert.equal(response.headers.get('accept-encoding'), 'identity', coding);
+    assert.deepEqual(await response.json(), { errors: [{ message: 'Unsupported Content-Encoding: send the body as it is (identity)' }] }, coding);
+  }
+  // Chunked, with no Content-Length.
+  const streamed = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: Readable.toWeb(Readable.from([gzipSync(json)])) as ReadableStream,
+    duplex: 'half',
+  } as RequestInit);
+  assert.equal(streamed.status, 415, 'chunked gzip');
+  assert.equal(await count(), before, 'no coded body created a key');
+  for (const coding of ['identity', 'Identity']) {
+    const plain = await fetch(url, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json', 'content-encoding': coding }, body: json });
+    assert.equal(plain.status, 200, coding);
+  }
+  // A request without content names no coding to decode: a GET with the header is served.
+  const listed = await fetch(url, { headers: { authorization: auth, 'content-encoding': 'gzip' } });
+  assert.equal(listed.status, 200);
+  assert.equal(await count(), before + 2);
 });
 
 /**

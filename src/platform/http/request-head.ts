@@ -2,8 +2,9 @@
  * What the head of every request must be before any route, key gate or body parser sees it. Node's
  * HTTP parser lets through what a route cannot use safely: a Host that is no host (links in styles,
  * TileJSON and WMTS capabilities are built from it when `publicUrl` is unset), and a body in a
- * transfer coding other than chunked (read as if it were plain). Node's own answer to a missing
- * Host is a 400 with an empty body, so its check is turned off (`requireHostHeader`) and made here.
+ * transfer coding other than chunked or in a content coding (read as if it were plain). Node's own
+ * answer to a missing Host is a 400 with an empty body, so its check is turned off
+ * (`requireHostHeader`) and made here.
  */
 
 import { isIPv6 } from 'node:net';
@@ -16,6 +17,7 @@ const hostPattern = /^(?:(?:[A-Za-z0-9_-]{1,63}\.)*[A-Za-z0-9_-]{1,63}\.?|\[([0-
 const INVALID_HOST = 'Invalid Host header: send host[:port]';
 const MISSING_HOST = 'Missing Host header: HTTP/1.1 requests must send one';
 const UNSUPPORTED_TRANSFER_ENCODING = 'Unsupported Transfer-Encoding: send the body as it is, or chunked';
+const UNSUPPORTED_CONTENT_ENCODING = 'Unsupported Content-Encoding: send the body as it is (identity)';
 
 /** Whether `value` is a host with an optional port, and nothing a link would have to escape. */
 function validHost(value: string): boolean {
@@ -45,5 +47,21 @@ function headProblem(request: FastifyRequest): ApiError | null {
   }
   const codings = request.headers['transfer-encoding'];
   if (codings !== undefined && codings.trim().toLowerCase() !== 'chunked') return new ApiError(UNSUPPORTED_TRANSFER_ENCODING, 'unsupported', close);
+  // Bodies are small JSON, and a decoded one could expand far past what was sent: no content coding
+  // is decoded, and RFC 9110 (15.5.16) has the 415 say in Accept-Encoding which one would be read.
+  if (hasBody(request) && !identityOnly(request.headers['content-encoding'])) {
+    return new ApiError(UNSUPPORTED_CONTENT_ENCODING, 'unsupported', { ...close, 'accept-encoding': 'identity' });
+  }
   return null;
+}
+
+/** Whether the request carries content: chunked, or a Content-Length above 0. */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length.trim() !== '0');
+}
+
+/** No Content-Encoding, or one that lists only `identity` (RFC 9110, 8.4.1: codings are comma-separated, case-insensitive). */
+function identityOnly(header: string | undefined): boolean {
+  return header === undefined || header.split(',').every((coding) => ['', 'identity'].includes(coding.trim().toLowerCase()));
 }
