@@ -49,16 +49,25 @@ async function search(path: string, key: string, config: MaplibreGeocoderApiConf
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
+ * The feature's own part of its place name, and the places it is in: `1612 7th Street` and
+ * `Oakland, United States`. The control's default shows and keeps `text`, which for an address is
+ * its street without the number.
+ */
+function parts(item: CarmenGeojsonFeature | { text: string }): [string, string] {
+  const placeName = 'place_name' in item ? item.place_name : item.text;
+  const comma = placeName.indexOf(', ');
+  return comma < 0 ? [placeName, ''] : [placeName.slice(0, comma), placeName.slice(comma + 2)];
+}
+
+/**
  * A suggestion as the control's own default draws it, with the names escaped: the control puts
  * what this returns in the page as HTML, and names come from data (OpenStreetMap's anyone can edit).
  */
 function suggestion(item: CarmenGeojsonFeature | { text: string }): string {
-  const name = item.text;
-  const placeName = 'place_name' in item ? item.place_name : name;
-  const context = placeName.startsWith(`${name}, `) ? placeName.slice(name.length + 2) : '';
+  const [title, context] = parts(item);
   return (
     '<div class="maplibregl-ctrl-geocoder--result">' +
-    `<div><div class="maplibregl-ctrl-geocoder--result-title">${escapeHtml(name)}</div>` +
+    `<div><div class="maplibregl-ctrl-geocoder--result-title">${escapeHtml(title)}</div>` +
     `<div class="maplibregl-ctrl-geocoder--result-address">${escapeHtml(context)}</div></div></div>`
   );
 }
@@ -83,6 +92,7 @@ export function placeSearch(key: string): MaplibreGeocoder {
       zoom: PLACE_ZOOM,
       placeholder: 'Search places',
       render: suggestion,
+      getItemValue: (item) => parts(item)[0],
       // With markers for every result, 1.9.4 also fits the map to all of them on the Enter that
       // chooses a suggestion (its keydown handler runs after the choice), undoing the fly to it.
       showResultMarkers: false,

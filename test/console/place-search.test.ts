@@ -3,8 +3,9 @@
  *
  * The place search box (console/src/place-search.ts: `@maplibre/maplibre-gl-geocoder` over
  * `/geocoding`) in Debian's Chromium, on a console map (the static-map builder) and on a map viewer,
- * against a real server with the world place index. Expected places come from the API itself,
- * asked by the test, and from GeoNames' own record of the city.
+ * against a real server with the world place index and the Kirchberg sample's index (built as
+ * `maps import` builds it). Expected places come from the API itself, asked by the test, and from
+ * GeoNames' own record of the city.
  */
 
 import assert from 'node:assert/strict';
@@ -17,6 +18,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 import { launchChromium } from '../chromium.js';
 import { requirePeers } from '../peers.js';
+import { tempDir } from '../scratch.js';
+import { addSampleMap } from '../geocoding/extract-samples.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/place-search');
@@ -45,16 +48,20 @@ const pageErrors: string[] = [];
 interface Feature {
   text: string;
   place_name: string;
+  place_type: string[];
   center: [number, number];
 }
 
 before(async () => {
-  requirePeers('chromium');
+  requirePeers('chromium', 'osmSamples');
   if (!existsSync(path.join(root, 'dist/console/viewer.html'))) {
     execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build', 'console', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   }
   mkdirSync(artifacts, { recursive: true });
-  server = await startTestServer(testConfig({ geocoding: { buildIndex: true }, maps: { definitions: { test: { style: style as never, maxzoom: 14 } } } }));
+  const mapsDir = tempDir();
+  const config = testConfig({ geocoding: { buildIndex: true }, maps: { dir: mapsDir, watch: false, definitions: { test: { style: style as never, maxzoom: 18 } } } });
+  await addSampleMap(mapsDir, 'kirchberg', config.dataDir);
+  server = await startTestServer(config);
   await server.server.geocoder.ready;
   origin = (await server.server.listen()).public;
   const account = await newAccount(server.meridian, 'search');
@@ -117,8 +124,8 @@ async function suggest(mapBox: Locator, text: string, asked = encodeURIComponent
   return { shown: await items.allTextContents(), answer, url: new URL(response.url()) };
 }
 
-/** A suggestion shows the feature's name, then the rest of its place name. */
-const shownAs = (feature: Feature) => feature.place_name.replace(`${feature.text}, `, feature.text);
+/** A suggestion shows the place name: its first part, then under it the rest. */
+const shownAs = (feature: Feature) => feature.place_name.replace(', ', '');
 
 /** Whether the search marker is drawn over the middle of the map (the point it marks is where the map is centred). */
 async function markedAtCentre(mapBox: Locator): Promise<boolean> {
@@ -246,6 +253,21 @@ step('viewer: a country whose box crosses the antimeridian is framed across it, 
     const [lon] = (await page.evaluate('window.meridianViewer.getCenter().wrap().toArray()')) as [number, number];
     return Math.abs(lon - middle) < 0.01;
   }, `the map to centre on longitude ${middle}`);
+});
+
+step('viewer: an address of an imported map is suggested and kept with its number, and flown to', async () => {
+  const mapBox = page.locator('#viewer-map');
+  const { shown, answer } = await suggest(mapBox, 'Haydnstraße 5');
+  assert.deepEqual(shown, answer.map(shownAs));
+  const expected = answer[0]!;
+  assert.deepEqual([expected.place_type, expected.place_name], [['address'], 'Haydnstraße 5, Kirchberg an der Iller, Germany']);
+  await mapBox.locator('.maplibregl-ctrl-geocoder .suggestions li').first().click();
+  await until(async () => {
+    const [lon, lat] = (await page.evaluate('window.meridianViewer.getCenter().toArray()')) as [number, number];
+    return Math.abs(lon - expected.center[0]) < 1e-6 && Math.abs(lat - expected.center[1]) < 1e-6;
+  }, 'the map to centre on the address');
+  assert.equal(await mapBox.locator('.maplibregl-ctrl-geocoder input').inputValue(), 'Haydnstraße 5', 'the box keeps the number');
+  await page.screenshot({ path: path.join(artifacts, 'viewer-address.png') });
 });
 
 step('viewer: a name holding markup is shown as text, not made into elements', async () => {
