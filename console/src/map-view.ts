@@ -1,12 +1,14 @@
 /**
  * MapLibre GL JS for the console's pages: its worker is a file of this build (Vite copies it with
- * a hashed name), and a map's style comes from Meridian's `/maps/{id}/style.json` with the key.
+ * a hashed name), a map's style comes from Meridian's `/maps/{id}/style.json` with the key, and
+ * every map has the place search box (place-search.ts) asking `/geocoding` with the same key.
  */
 
 import { Map as MapLibreMap, NavigationControl, setWorkerUrl, type StyleSpecification } from 'maplibre-gl';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
 import { gated, type ResponseOf } from './api.js';
+import { placeSearch } from './place-search.js';
 
 setWorkerUrl(new URL(workerUrl, location.href).href);
 
@@ -45,7 +47,8 @@ export async function basemapStyle(key: string): Promise<StyleSpecification> {
   return basemap ? (await mapStyle(basemap.id, key)).style : blankStyle;
 }
 
-export function createMap(container: HTMLElement, style: StyleSpecification | string, view: { center: [number, number]; zoom: number }): MapLibreMap {
+/** A map of the page, with the search box; `key` is the page's API key, which the search sends. */
+export function createMap(container: HTMLElement, style: StyleSpecification | string, view: { center: [number, number]; zoom: number }, key: string): MapLibreMap {
   const map = new MapLibreMap({
     container,
     style,
@@ -58,6 +61,7 @@ export function createMap(container: HTMLElement, style: StyleSpecification | st
     // Screenshots and tests read the canvas.
     canvasContextAttributes: { preserveDrawingBuffer: true },
   });
+  map.addControl(placeSearch(key), 'top-left');
   map.addControl(new NavigationControl({ showCompass: false }), 'top-right');
   return map;
 }

@@ -248,7 +248,7 @@ export function renderCoordinates(main: HTMLElement): () => void {
     const style = await basemapStyle(key.token);
     if (!alive) return;
     map?.remove();
-    map = createMap(mapBox, style, { center: [0, 20], zoom: 0 });
+    map = createMap(mapBox, style, { center: [0, 20], zoom: 0 }, key.token);
     const current = map;
     current.on('load', () => {
       current.addSource('area', { type: 'geojson', data: { type: 'FeatureCollection', features: [] } });

@@ -196,7 +196,7 @@ export function renderStaticMap(main: HTMLElement): () => void {
     else mapNotice.clear();
     map?.remove();
     markerPins.length = 0;
-    map = createMap(mapBox, style, { center: previous.center, zoom: Math.max(chosen.minzoom, Math.min(chosen.maxzoom, previous.zoom)) });
+    map = createMap(mapBox, style, { center: previous.center, zoom: Math.max(chosen.minzoom, Math.min(chosen.maxzoom, previous.zoom)) }, key.token);
     map.setMinZoom(chosen.minzoom);
     map.setMaxZoom(chosen.maxzoom);
     const current = map;

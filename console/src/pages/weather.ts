@@ -193,7 +193,7 @@ export function renderWeather(main: HTMLElement): () => void {
     const style = await basemapStyle(key.token);
     if (!alive) return;
     map?.remove();
-    map = createMap(mapBox, style, { center: [0, 0], zoom: 0 });
+    map = createMap(mapBox, style, { center: [0, 0], zoom: 0 }, key.token);
     const current = map;
     current.on('load', () => {
       mapBox.dataset.ready = 'true';

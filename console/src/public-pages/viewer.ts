@@ -2,7 +2,8 @@
  * `/maps/{id}/viewer`: one map in MapLibre GL JS (bundled by Vite from node_modules/maplibre-gl,
  * served by Meridian), opening on the map's data (its `center` from `/maps`; a `#zoom/lat/lon` hash
  * wins, and follows the view, as tileserver-gl's viewer does), a switch between the map's styles
- * (`X`, `X-light`, `X-dark`), and the URLs and snippets for other clients, filled in for the map.
+ * (`X`, `X-light`, `X-dark`), a place search box (place-search.ts), and the URLs and snippets for
+ * other clients, filled in for the map.
  * The key comes from viewer-key.ts; the page the server sends is the same for every map and reader.
  */
 
@@ -17,6 +18,7 @@ import { copyItems, styleFamily } from './map-urls.js';
 import { shell } from './page-shell.js';
 import { area } from './catalog-area.js';
 import { keyForm, storedKey } from './viewer-key.js';
+import { placeSearch } from '../place-search.js';
 
 setWorkerUrl(new URL(workerUrl, location.href).href);
 
@@ -74,6 +76,7 @@ async function show(key: string): Promise<void> {
     attributionControl: { compact: true },
     canvasContextAttributes: { preserveDrawingBuffer: true },
   });
+  map.addControl(placeSearch(key), 'top-left');
   map.addControl(new NavigationControl(), 'top-right');
   window.meridianViewer = map;
 
