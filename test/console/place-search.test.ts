@@ -19,7 +19,7 @@ import { newAccount, startTestServer, testConfig, type TestServer } from '../hel
 import { launchChromium } from '../chromium.js';
 import { requirePeers } from '../peers.js';
 import { tempDir } from '../scratch.js';
-import { addSampleMap } from '../geocoding/extract-samples.js';
+import { addSampleMap } from '../geocoding/extracts/samples.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/place-search');
