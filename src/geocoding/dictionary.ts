@@ -86,3 +86,26 @@ export function lowerBound(words: readonly string[], text: string): number {
   }
   return lo;
 }
+
+/**
+ * How well the query's words name one name: each query word's best match quality among the name's
+ * words goes into `quality` (cleared first; `matches[i]` maps a word number to its quality for
+ * query word i), and the count of the name's words that matched any query word is returned.
+ */
+export function matchNameWords(dictionary: Pick<Dictionary, 'nameWordStart' | 'nameWords'>, name: number, matches: readonly { get(word: number): number | undefined }[], quality: Float64Array): number {
+  quality.fill(0);
+  let nameWordsMatched = 0;
+  for (let p = dictionary.nameWordStart[name]!; p < dictionary.nameWordStart[name + 1]!; p++) {
+    const w = dictionary.nameWords[p]!;
+    let matchedHere = false;
+    for (let i = 0; i < matches.length; i++) {
+      const q = matches[i]!.get(w);
+      if (q !== undefined) {
+        matchedHere = true;
+        if (q > quality[i]!) quality[i] = q;
+      }
+    }
+    if (matchedHere) nameWordsMatched++;
+  }
+  return nameWordsMatched;
+}

@@ -19,7 +19,7 @@
 import { attributionOf, featureOf, type FeatureCollection } from './features.js';
 import { similarWords } from './fuzzy.js';
 import { streetForms } from './normalize.js';
-import { lowerBound, type WordList } from './dictionary.js';
+import { lowerBound, matchNameWords, type WordList } from './dictionary.js';
 import { COUNTRY, ENTRY_KINDS, NO_COUNTRY, type PlaceIndex } from './place-index.js';
 import type { SearchOptions } from './parameters.js';
 
@@ -203,22 +203,7 @@ export function rank(index: PlaceIndex, words: readonly string[], options: Searc
   for (const name of candidates) {
     const entry = index.nameEntry[name]!;
     if (!admitted(index, entry, options)) continue;
-    quality.fill(0);
-    const start = index.nameWordStart[name]!;
-    const end = index.nameWordStart[name + 1]!;
-    let nameWordsMatched = 0;
-    for (let p = start; p < end; p++) {
-      const w = index.nameWords[p]!;
-      let matchedHere = false;
-      for (let i = 0; i < words.length; i++) {
-        const q = matches[i]!.get(w);
-        if (q !== undefined) {
-          matchedHere = true;
-          if (q > quality[i]!) quality[i] = q;
-        }
-      }
-      if (matchedHere) nameWordsMatched++;
-    }
+    const nameWordsMatched = matchNameWords(index, name, matches, quality);
     const country = index.country[entry]!;
     if (index.kind[entry] !== COUNTRY && country !== NO_COUNTRY) {
       for (let i = 0; i < words.length; i++) {
@@ -228,7 +213,7 @@ export function rank(index: PlaceIndex, words: readonly string[], options: Searc
     let matched = 0;
     for (let i = 0; i < words.length; i++) matched += quality[i]! * weights[i]!;
     const relevance = matched / totalWeight;
-    let score = relevance + 0.5 * index.importance[entry]! + (0.15 * nameWordsMatched) / Math.max(1, end - start);
+    let score = relevance + 0.5 * index.importance[entry]! + (0.15 * nameWordsMatched) / Math.max(1, index.nameWordStart[name + 1]! - index.nameWordStart[name]!);
     if (requested.has(index.nameLanguage[name]!)) score += 0.05;
     if (options.proximity) {
       const km = distanceKm(options.proximity[0], options.proximity[1], index.lon[entry]!, index.lat[entry]!);

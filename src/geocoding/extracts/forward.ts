@@ -8,6 +8,7 @@
  * `5 Haydnstraße`).
  */
 
+import { matchNameWords } from '../dictionary.js';
 import { distanceKm, matchWord } from '../forward.js';
 import { EXTRACT_KINDS, type ExtractIndex } from './extract-index.js';
 import type { SearchOptions } from '../parameters.js';
@@ -70,22 +71,7 @@ export function rankExtract(index: ExtractIndex, words: readonly string[], optio
   for (const name of candidates) {
     const entry = index.nameEntry[name]!;
     if (!admittedExtract(index, entry, options)) continue;
-    quality.fill(0);
-    const start = index.nameWordStart[name]!;
-    const end = index.nameWordStart[name + 1]!;
-    let nameWordsMatched = 0;
-    for (let p = start; p < end; p++) {
-      const w = index.nameWords[p]!;
-      let matchedHere = false;
-      for (let i = 0; i < words.length; i++) {
-        const q = matches[i]!.get(w);
-        if (q !== undefined) {
-          matchedHere = true;
-          if (q > quality[i]!) quality[i] = q;
-        }
-      }
-      if (matchedHere) nameWordsMatched++;
-    }
+    const nameWordsMatched = matchNameWords(index, name, matches, quality);
     const context = index.context[entry]!;
     for (let p = index.contextWordStart[context]!; p < index.contextWordStart[context + 1]!; p++) {
       const w = index.contextWords[p]!;
@@ -97,7 +83,7 @@ export function rankExtract(index: ExtractIndex, words: readonly string[], optio
     let matched = 0;
     for (let i = 0; i < words.length; i++) matched += quality[i]! * weights[i]!;
     const relevance = matched / totalWeight;
-    let score = relevance + 0.5 * index.importance[entry]! + (0.15 * nameWordsMatched) / Math.max(1, end - start);
+    let score = relevance + 0.5 * index.importance[entry]! + (0.15 * nameWordsMatched) / Math.max(1, index.nameWordStart[name + 1]! - index.nameWordStart[name]!);
     if (requested.has(index.nameLanguage[name]!)) score += 0.05;
     if (options.proximity) score += 0.4 / (1 + distanceKm(options.proximity[0], options.proximity[1], index.lon[entry]!, index.lat[entry]!) / 100);
     const previous = best.get(entry);
