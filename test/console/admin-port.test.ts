@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { launchChromium } from '../chromium.js';
+import { launchChromium, collectPageErrors } from '../chromium.js';
 import { requirePeers } from '../peers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -54,10 +54,7 @@ before(async () => {
   await server.server.admin.inject({ method: 'POST', url: '/v1/api_keys', headers: { authorization: account.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ name: 'console' }) });
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
+  collectPageErrors(page, pageErrors);
 });
 
 after(async () => {

@@ -16,7 +16,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { addArchive } from '../../src/tools/osm/add.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { launchChromium } from '../chromium.js';
+import { launchChromium, collectPageErrors, browserStep } from '../chromium.js';
 import { requirePeers } from '../peers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -64,10 +64,7 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
+  collectPageErrors(page, pageErrors);
 });
 
 after(async () => {
@@ -84,16 +81,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
   }
 }
 
-function step(name: string, run: () => Promise<void>): void {
-  test(name, async () => {
-    try {
-      await run();
-    } catch (error) {
-      await page?.screenshot({ path: path.join(artifacts, `failed-${name.split(':')[0]!.replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
-      throw error;
-    }
-  });
-}
+const step = (name: string, run: () => Promise<void>) => browserStep(name, run, () => page, artifacts);
 
 /** What the test reads of elements in the page (its TypeScript has no DOM types). */
 type Dataset = { dataset: Record<string, string | undefined> };

@@ -16,7 +16,7 @@ import { ingestFiles } from '../../src/weather/ingest.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { launchChromium } from '../chromium.js';
+import { launchChromium, collectPageErrors, browserStep } from '../chromium.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 import { globalField } from '../weather/fields.js';
 
@@ -93,10 +93,7 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
+  collectPageErrors(page, pageErrors);
 });
 
 after(async () => {
@@ -149,16 +146,7 @@ async function assertFrameMatchesImage(what: string): Promise<void> {
 }
 
 /** A browser step: when it fails, a screenshot of the page shows why. */
-function step(name: string, run: () => Promise<void>): void {
-  test(name, async () => {
-    try {
-      await run();
-    } catch (error) {
-      await page?.screenshot({ path: path.join(artifacts, `failed-${name.split(':')[0]!.replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
-      throw error;
-    }
-  });
-}
+const step = (name: string, run: () => Promise<void>) => browserStep(name, run, () => page, artifacts);
 
 step('/console redirects to the console, which asks for a service token and refuses a wrong one', async () => {
   await page.goto(`${origin}/console`);

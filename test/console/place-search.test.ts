@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { launchChromium } from '../chromium.js';
+import { launchChromium, collectPageErrors, browserStep } from '../chromium.js';
 import { requirePeers } from '../peers.js';
 import { tempDir } from '../scratch.js';
 import { addSampleMap } from '../geocoding/extracts/samples.js';
@@ -71,10 +71,7 @@ before(async () => {
 
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })).newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) pageErrors.push(message.text());
-  });
+  collectPageErrors(page, pageErrors);
 });
 
 after(async () => {
@@ -135,16 +132,7 @@ async function markedAtCentre(mapBox: Locator): Promise<boolean> {
   return Math.abs(marker.x + marker.width / 2 - x) < 2 && marker.y <= y && y <= marker.y + marker.height;
 }
 
-function step(name: string, run: () => Promise<void>): void {
-  test(name, async () => {
-    try {
-      await run();
-    } catch (error) {
-      await page?.screenshot({ path: path.join(artifacts, `failed-${name.split(':')[0]!.replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => {});
-      throw error;
-    }
-  });
-}
+const step = (name: string, run: () => Promise<void>) => browserStep(name, run, () => page, artifacts);
 
 step('the API finds Zürich where GeoNames has it, by its name and with a typo', async () => {
   // The independent check of what the pages are compared with below.
