@@ -186,18 +186,23 @@ export function anchorOf(geometry: Geometry): [number, number] | null {
     let best: [number, number] | null = null;
     let largest = -1;
     for (const ring of outers) {
+      // Relative to the ring's first corner: from whole longitudes and latitudes the cross products
+      // (thousands) cancel down to a building's area (1e-8 square degrees), and rounding moved its
+      // centroid by up to hundreds of metres (out of the building, streets away).
+      const [ox, oy] = (ring[0] ?? [0, 0]) as [number, number];
       let area = 0;
       let x = 0;
       let y = 0;
       for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-        const cross = ring[j]![0]! * ring[i]![1]! - ring[i]![0]! * ring[j]![1]!;
+        const [xi, yi, xj, yj] = [ring[i]![0]! - ox, ring[i]![1]! - oy, ring[j]![0]! - ox, ring[j]![1]! - oy];
+        const cross = xj * yi - xi * yj;
         area += cross;
-        x += (ring[j]![0]! + ring[i]![0]!) * cross;
-        y += (ring[j]![1]! + ring[i]![1]!) * cross;
+        x += (xj + xi) * cross;
+        y += (yj + yi) * cross;
       }
       if (Math.abs(area) > largest && area !== 0) {
         largest = Math.abs(area);
-        best = [x / (3 * area), y / (3 * area)];
+        best = [ox + x / (3 * area), oy + y / (3 * area)];
       }
     }
     return best ?? boxCentre(boxOf(outers));
