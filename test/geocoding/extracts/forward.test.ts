@@ -106,7 +106,7 @@ test('a point of interest by name, with its class, without its apostrophe and wi
 test('ranked with the world: a city alone is the city; types filter both', async () => {
   const city = await samples.get('/geocoding/Oakland.json');
   assert.deepEqual(city.body.features[0].place_type, ['municipality']);
-  assert.equal(city.body.features[0].place_name, 'Oakland, United States');
+  assert.equal(city.body.features[0].place_name, 'Oakland, California, United States');
   const addresses = await samples.get('/geocoding/Haydnstrasse.json?types=address&limit=10');
   assert.ok(addresses.body.features.length > 0);
   assert.ok(addresses.body.features.every((f: { place_type: string[] }) => f.place_type[0] === 'address'));
