@@ -36,6 +36,7 @@ export interface GeocodingFeature {
     categories?: string[];
     osm_tag?: string;
     map?: string;
+    accuracy?: 'interpolated';
   };
   /** An address's house number (its `text` is the street). */
   address?: string;

@@ -52,6 +52,7 @@ const feature = {
         categories: { type: 'array', items: { type: 'string' }, description: 'Points of interest: their class (cafe, school, artwork, ...)' },
         osm_tag: { type: 'string', description: 'Features of imported maps: the OpenStreetMap tag that makes them what they are (amenity=cafe, highway=residential)' },
         map: { type: 'string', description: 'Features of imported maps: the map id whose extract they come from' },
+        accuracy: { type: 'string', enum: ['interpolated'], description: 'Addresses placed along their street between two known numbers (OpenStreetMap addr:interpolation)' },
       },
     },
     context: { type: 'array', items: { $ref: 'GeocodingContext#' }, description: 'What the feature is in, smallest first (its place, its region, its country)' },
