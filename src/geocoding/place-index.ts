@@ -166,6 +166,17 @@ interface Draft {
   regionKey: string | null;
 }
 
+/**
+ * The names of a city that is its own region (Vienna, Berlin, Beijing, Moscow: the capital or seat of
+ * a region of the same name), in the region's languages: `Wien`, `Peking`, `北京市`.
+ */
+function cityStateNames(city: City, regionByKey: ReadonlyMap<string, Region>): { text: string; language: string }[] {
+  if (city.featureCode !== 'PPLC' && city.featureCode !== 'PPLA') return [];
+  const region = regionByKey.get(regionKey(city.country, city.adminCode));
+  if (!region || fold(region.display['']!) !== fold(city.name)) return [];
+  return region.names.filter((name) => name.language !== '');
+}
+
 /** A region's importance: below the country and the large cities named like it (`New York` is the city, `Washington` the capital), 0.5 to 0.8 by the people of its places. */
 function regionImportance(region: Region): number {
   return 0.5 + 0.3 * populationScore(region.population);
@@ -177,6 +188,7 @@ export function buildPlaceIndex(): PlaceIndex {
   const cities = readCities();
   const regions = readRegions(cities);
   const exemplarNames = readExemplarNames(cities);
+  const regionByKey = new Map(regions.map((region) => [regionKey(region.country, region.admin), region]));
   const largest = new Map<string, City>();
   const people = new Map<string, number>();
   for (const city of cities) {
@@ -225,7 +237,7 @@ export function buildPlaceIndex(): PlaceIndex {
     // GeoNames' name first: it is the one shown without a language that has another.
     const names = [{ text: city.name, language: '' }];
     if (city.altName && fold(city.altName) !== fold(city.name)) names.push({ text: city.altName, language: '' });
-    names.push(...(exemplarNames.get(city.cityId) ?? []));
+    names.push(...(exemplarNames.get(city.cityId) ?? []), ...cityStateNames(city, regionByKey));
     drafts.push({
       kind,
       lon: city.loc.coordinates[0],

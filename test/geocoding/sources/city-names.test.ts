@@ -30,6 +30,7 @@ const VIENNA: [number, number] = [16.3738, 48.2082];
 const MOSCOW: [number, number] = [37.6173, 55.7558];
 const SHANGHAI: [number, number] = [121.4737, 31.2304];
 const TOKYO: [number, number] = [139.6917, 35.6895];
+const BEIJING: [number, number] = [116.4074, 39.9042];
 
 test('a city by its name in another language or script is the city', () => {
   const cases: [string, string, [number, number]][] = [
@@ -47,6 +48,16 @@ test('a city by its name in another language or script is the city', () => {
     assert.equal(first.properties.country_code, country, query);
     assert.ok(distanceKm(first.center[0], first.center[1], at[0], at[1]) < 25, `${query}: ${first.place_name} at ${first.center}`);
   }
+});
+
+test('a city that is its own region (Beijing, Vienna) has the region\'s names: 北京 is Beijing, Peking in German', () => {
+  // No time zone is named after Beijing: its names come from the region Beijing (北京市).
+  for (const query of ['北京', '北京市', 'Peking', 'Pékin']) {
+    const first = forward(index, queryWords(query), options()).features[0]!;
+    assert.equal(first.place_type[0], 'municipality', query);
+    assert.ok(distanceKm(first.center[0], first.center[1], BEIJING[0], BEIJING[1]) < 25, `${query}: ${first.place_name} at ${first.center}`);
+  }
+  assert.equal(forward(index, queryWords('beijing'), options({ languages: ['de'] })).features[0]!.text, 'Peking');
 });
 
 test('the name is shown in the requested language, whatever the language typed', () => {
