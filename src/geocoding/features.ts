@@ -1,9 +1,13 @@
 /**
  * An entry of the index as the API answers it: a GeoJSON Feature in MapTiler's (and Mapbox v5's)
- * shape, named in the first requested language that has a name for it, with its country as context.
+ * shape, named in the first requested language that has a name for it, with its first-level
+ * region and its country as context (`Munich, Bavaria, Germany`). A region named after the place
+ * (`Canton of Zurich` for Zürich, `Berlin` for Berlin) is left out of `place_name`, which would
+ * say the name twice, and kept in `context`.
  */
 
-import { COUNTRY, ENTRY_KINDS, NO_COUNTRY, type PlaceIndex } from './place-index.js';
+import { fold } from './normalize.js';
+import { COUNTRY, ENTRY_KINDS, NO_COUNTRY, NO_REGION, REGION, type PlaceIndex } from './place-index.js';
 
 export interface ContextItem {
   id: string;
@@ -32,6 +36,7 @@ export interface GeocodingFeature {
     categories?: string[];
     osm_tag?: string;
     map?: string;
+    accuracy?: 'interpolated';
   };
   /** An address's house number (its `text` is the street). */
   address?: string;
@@ -47,7 +52,7 @@ export interface FeatureCollection {
   attribution: string;
 }
 
-const TYPE_NAMES: Record<string, string> = { country: 'Country', municipality: 'Municipality', locality: 'Locality', neighbourhood: 'Neighbourhood' };
+const TYPE_NAMES: Record<string, string> = { country: 'Country', region: 'Region', municipality: 'Municipality', locality: 'Locality', neighbourhood: 'Neighbourhood' };
 
 export const GEONAMES = '<a href="https://www.geonames.org/" target="_blank">&copy; GeoNames</a>';
 export const NATURAL_EARTH = '<a href="https://www.naturalearthdata.com/" target="_blank">Natural Earth</a>';
@@ -66,9 +71,50 @@ export function countryName(index: PlaceIndex, country: number, languages: reado
   return display.en ?? index.nameText[index.firstName[index.countries[country]!.entry]!]!;
 }
 
+export function regionName(index: PlaceIndex, region: number, languages: readonly string[]): string {
+  const display = index.regions[region]!.display;
+  for (const language of languages) if (display[language]) return display[language];
+  return display['']!;
+}
+
 /** The entry's name in the first of `languages` that has one, else its default name. */
 export function entryText(index: PlaceIndex, entry: number, languages: readonly string[]): string {
-  return index.kind[entry] === COUNTRY ? countryName(index, index.country[entry]!, languages) : index.nameText[index.firstName[entry]!]!;
+  const kind = index.kind[entry]!;
+  if (kind === COUNTRY) return countryName(index, index.country[entry]!, languages);
+  if (kind === REGION) return regionName(index, index.region[entry]!, languages);
+  const end = entry + 1 < index.kind.length ? index.firstName[entry + 1]! : index.nameEntry.length;
+  for (const language of languages) {
+    const wanted = index.languages.indexOf(language);
+    for (let name = index.firstName[entry]!; name < end && wanted > 0; name++) if (index.nameLanguage[name] === wanted) return index.nameText[name]!;
+  }
+  return index.nameText[index.firstName[entry]!]!;
+}
+
+/** Whether the region's name holds the place's, word for word (`Kanton Zürich` and `Zürich`): then `place_name` names it once. */
+function namedAfter(region: string, place: string): boolean {
+  return ` ${fold(region)} `.includes(` ${fold(place)} `);
+}
+
+/** The context of a place or a region: its region (a place's), then its country. */
+export function contextOf(index: PlaceIndex, entry: number, languages: readonly string[]): ContextItem[] {
+  const kind = index.kind[entry]!;
+  const country = index.country[entry]!;
+  const code = country === NO_COUNTRY ? null : index.countries[country]!.code;
+  const context: ContextItem[] = [];
+  if (kind === COUNTRY) return context;
+  const region = index.region[entry]!;
+  if (kind !== REGION && region !== NO_REGION) {
+    const regionEntry = index.regions[region]!.entry;
+    const geonamesId = index.geonamesId[regionEntry]!;
+    context.push({ id: geonamesId ? `region.${geonamesId}` : `region.${index.regions[region]!.code}`, text: regionName(index, region, languages), ref: `iso:${index.regions[region]!.code}`, country_code: code?.toLowerCase() ?? '' });
+  }
+  if (code !== null) context.push({ id: `country.${code}`, text: countryName(index, country, languages), ref: `iso:${code}`, country_code: code.toLowerCase() });
+  return context;
+}
+
+/** `place_name`: the name, then the context's names, without a region named after the place. */
+function placeNameOf(text: string, context: readonly ContextItem[]): string {
+  return [text, ...context.filter((item) => !(item.id.startsWith('region.') && namedAfter(item.text, text))).map((item) => item.text)].join(', ');
 }
 
 const round = (value: number) => Math.round(value * 1e6) / 1e6;
@@ -79,19 +125,17 @@ export function featureOf(index: PlaceIndex, entry: number, relevance: number, l
   const country = index.country[entry]!;
   const code = country === NO_COUNTRY ? null : index.countries[country]!.code;
   const text = entryText(index, entry, languages);
-  const context: ContextItem[] = [];
-  if (kind !== 'country' && country !== NO_COUNTRY) {
-    context.push({ id: `country.${code}`, text: countryName(index, country, languages), ref: `iso:${code}`, country_code: code!.toLowerCase() });
-  }
-  const placeName = [text, ...context.map((item) => item.text)].join(', ');
+  const context = contextOf(index, entry, languages);
   const center: [number, number] = [round(index.lon[entry]!), round(index.lat[entry]!)];
-  const bbox = kind === 'country' ? index.countries[country]!.bbox : null;
-  const ref = kind === 'country' ? `iso:${code}` : `geonames:${index.geonamesId[entry]}`;
+  const region = kind === 'region' ? index.regions[index.region[entry]!]! : null;
+  const bbox = kind === 'country' ? index.countries[country]!.bbox : region ? region.bbox : null;
+  const ref = kind === 'country' ? `iso:${code}` : region ? `iso:${region.code}` : `geonames:${index.geonamesId[entry]}`;
+  const id = kind === 'country' ? `country.${code}` : region && !index.geonamesId[entry] ? `region.${region.code}` : `${kind}.${index.geonamesId[entry]}`;
   const feature: GeocodingFeature = {
     type: 'Feature',
-    id: kind === 'country' ? `country.${code}` : `${kind}.${index.geonamesId[entry]}`,
+    id,
     text,
-    place_name: placeName,
+    place_name: placeNameOf(text, context),
     place_type: [kind],
     place_type_name: [TYPE_NAMES[kind]!],
     relevance: Math.round(relevance * 1000) / 1000,
@@ -101,14 +145,14 @@ export function featureOf(index: PlaceIndex, entry: number, relevance: number, l
     properties: {
       ref,
       country_code: code === null ? null : code.toLowerCase(),
-      kind: kind === 'country' ? 'admin_area' : 'place',
-      ...(kind === 'country' ? {} : { population: index.population[entry]!, feature_code: index.featureCodes[index.featureCode[entry]!]! }),
+      kind: kind === 'country' || region ? 'admin_area' : 'place',
+      ...(kind === 'country' ? {} : region ? { population: index.population[entry]! } : { population: index.population[entry]!, feature_code: index.featureCodes[index.featureCode[entry]!]! }),
     },
     context,
   };
   if (matched !== undefined && matched !== text) {
     feature.matching_text = matched;
-    feature.matching_place_name = [matched, ...context.map((item) => item.text)].join(', ');
+    feature.matching_place_name = placeNameOf(matched, context);
   }
   return feature;
 }

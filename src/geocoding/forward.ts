@@ -9,7 +9,7 @@
  *   was typed, a typo 0.7 (two: 0.55), a country word 0.9 times its own match.
  * - The ranking adds to it half the entry's importance (population on a log scale; countries 0.8 to 1),
  *   0.15 times the share of the name's words the query matched (`York` before `New York City` for
- *   "york"), 0.05 when the matched name is in a requested language (without one: English, or a GeoNames name), and with `proximity` up to 0.4
+ *   "york"; initials do not count: `Washington, D.C.` is matched whole by "washington"), 0.05 when the matched name is in a requested language (without one: English, or a GeoNames name), and with `proximity` up to 0.4
  *   for a place near that point (0.2 at 100 km).
  * - A query whose words match more than 4,000 names (a one- or two-letter prefix alone) is ranked
  *   among the 300 most important entries of them that pass the filters: the answer to `s` is a country or
@@ -118,6 +118,13 @@ export function distanceKm(lon1: number, lat1: number, lon2: number, lat2: numbe
   return 12742 * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+/** The words of a name that count in the share matched: one-letter words are initials (`Washington, D.C.` is one word long), unless the name is only those. */
+function nameLength(index: PlaceIndex, name: number): number {
+  let length = 0;
+  for (let p = index.nameWordStart[name]!; p < index.nameWordStart[name + 1]!; p++) if (index.words[index.nameWords[p]!]!.length > 1) length++;
+  return Math.max(1, length);
+}
+
 /** Candidate names, and words matched, are marked with the search's number, so no set is built per search. */
 let marks = new Uint32Array(0);
 let wordMarks = new Uint32Array(0);
@@ -213,7 +220,7 @@ export function rank(index: PlaceIndex, words: readonly string[], options: Searc
     let matched = 0;
     for (let i = 0; i < words.length; i++) matched += quality[i]! * weights[i]!;
     const relevance = matched / totalWeight;
-    let score = relevance + 0.5 * index.importance[entry]! + (0.15 * nameWordsMatched) / Math.max(1, index.nameWordStart[name + 1]! - index.nameWordStart[name]!);
+    let score = relevance + 0.5 * index.importance[entry]! + (0.15 * Math.min(1, nameWordsMatched / nameLength(index, name)));
     if (requested.has(index.nameLanguage[name]!)) score += 0.05;
     if (options.proximity) {
       const km = distanceKm(options.proximity[0], options.proximity[1], index.lon[entry]!, index.lat[entry]!);

@@ -36,7 +36,7 @@ function consistent(index: PlaceIndex): boolean {
   const names = index.nameEntry?.length;
   return (
     entries > 0 &&
-    [index.lon, index.lat, index.population, index.country, index.importance, index.geonamesId, index.firstName, index.featureCode].every((array) => ArrayBuffer.isView(array) && array.length === entries) &&
+    [index.lon, index.lat, index.population, index.country, index.region, index.importance, index.geonamesId, index.firstName, index.featureCode].every((array) => ArrayBuffer.isView(array) && array.length === entries) &&
     index.nameText?.length === names &&
     index.nameLanguage?.length === names &&
     index.nameWordStart?.length === names + 1 &&
@@ -44,7 +44,8 @@ function consistent(index: PlaceIndex): boolean {
     index.trigramStart?.length === index.trigrams?.length + 1 &&
     Array.isArray(index.countries) &&
     index.countryWords?.length === index.countries.length &&
-    Array.isArray(index.shapes)
+    Array.isArray(index.shapes) &&
+    Array.isArray(index.regions)
   );
 }
 

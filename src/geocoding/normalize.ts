@@ -72,6 +72,19 @@ const STREET_WORDS: Record<string, readonly string[]> = {
   pl: ['platz', 'place'],
 };
 
+/** Short forms of street words: typed after a name (`Willow St`), they say the query is a street. */
+const STREET_ABBREVIATIONS = new Set(['st', 'str', 'ave', 'rd', 'blvd', 'dr', 'ln']);
+
+/**
+ * Whether the query's words read as a street: a street word's short form after the first word
+ * (`Willow St`, not `St Louis`, where it is Saint), or a German compound cut after `str`
+ * (`Haydnstr`). Nobody shortens a town's name so: `Willow St` is a street even where a town is
+ * named `Willow Street`.
+ */
+export function isStreetQuery(words: readonly string[]): boolean {
+  return words.some((word, i) => (i > 0 && STREET_ABBREVIATIONS.has(word)) || (word.length > 3 && word.endsWith('str')));
+}
+
 /**
  * The other forms of a folded street word: `st` → `street`, and German compounds, written as one
  * word, by their ending (`haydnstr` → `haydnstrasse`, `haydnstrasse` → `haydnstr`).

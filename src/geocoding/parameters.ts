@@ -20,8 +20,9 @@ export const MAX_LANGUAGES = 20;
 /**
  * The `types` the API knows: MapTiler's place types, Mapbox v5's `place` (any populated place:
  * municipality, locality, neighbourhood), `street` for `road`, and `region`. The world index holds
- * countries, municipalities (seats of government and towns of 10,000 people or more), localities
- * (smaller populated places) and neighbourhoods; the other types are valid and find nothing yet.
+ * countries, first-level regions, municipalities (seats of government and towns of 10,000 people
+ * or more), localities (smaller populated places) and neighbourhoods; the other types are valid
+ * and find nothing yet.
  */
 export const PLACE_TYPES = [
   'continental_marine',

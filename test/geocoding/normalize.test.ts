@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fold, words } from '../../src/geocoding/normalize.js';
+import { fold, isStreetQuery, words } from '../../src/geocoding/normalize.js';
 
 test('folds case, accents and letters decomposition leaves alone, as users type', () => {
   const cases: [string, string][] = [
@@ -29,4 +29,14 @@ test('folds case, accents and letters decomposition leaves alone, as users type'
 test('words splits the folded text, and an empty text has none', () => {
   assert.deepEqual(words('Rio de Janeiro'), ['rio', 'de', 'janeiro']);
   assert.deepEqual(words(' ,.- '), []);
+});
+
+test('isStreetQuery: a street word shortened after a name, or a German compound cut after str', () => {
+  assert.equal(isStreetQuery(words('Willow St')), true);
+  assert.equal(isStreetQuery(words('Main Ave')), true);
+  assert.equal(isStreetQuery(words('Haydnstr. 5')), true);
+  // Before a name, St is Saint; spelled out, the name may be a town's (Willow Street, Pennsylvania).
+  assert.equal(isStreetQuery(words('St Louis')), false);
+  assert.equal(isStreetQuery(words('Willow Street')), false);
+  assert.equal(isStreetQuery(words('Zürich')), false);
 });

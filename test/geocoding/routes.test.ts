@@ -49,13 +49,15 @@ describe('GET /geocoding/{query}.json', () => {
     assert.deepEqual(first.geometry, { type: 'Point', coordinates: first.center });
     // Zürich's centre is at about 8.54°E, 47.37°N.
     assert.ok(Math.abs(first.center[0] - 8.54) < 0.1 && Math.abs(first.center[1] - 47.37) < 0.1);
-    assert.deepEqual(first.context, [{ id: 'country.CH', text: 'Switzerland', ref: 'iso:CH', country_code: 'ch' }]);
+    // Its canton (ISO 3166-2 CH-ZH), left out of place_name since it is named after the city, then its country.
+    assert.deepEqual(first.context.map((item: { ref: string }) => item.ref), ['iso:CH-ZH', 'iso:CH']);
+    assert.deepEqual(first.context[1], { id: 'country.CH', text: 'Switzerland', ref: 'iso:CH', country_code: 'ch' });
   });
 
   test('parameters: limit, language, types, country, bbox, autocomplete, fuzzyMatch', async () => {
     const one = await get('/geocoding/paris.json?limit=1&language=de');
     assert.equal(one.body.features.length, 1);
-    assert.equal(one.body.features[0].place_name, 'Paris, Frankreich');
+    assert.equal(one.body.features[0].place_name, 'Paris, Île-de-France, Frankreich');
     const country = await get('/geocoding/Deutschland.json?types=country&language=en');
     assert.equal(country.body.features[0].text, 'Germany');
     assert.equal(country.body.features[0].matching_text, 'Deutschland');

@@ -6,9 +6,11 @@
  * (dictionary.ts), and a grid for reverse lookups.
  *
  * Entries:
- *   - streets: one per named street (`highway=*` way with a name) per place, merged from its ways;
+ *   - streets: one per named street (`highway=*` way with a name) per place, merged from its ways
+ *     (a way that runs from one place into another is cut where it crosses: each place has its part);
  *   - addresses: `addr:housenumber` with `addr:street` (or `addr:place`) on nodes, buildings and
- *     entrances, named `<street> <number>`;
+ *     entrances, named `<street> <number>`, and the numbers `addr:interpolation` ways stand for
+ *     between two address nodes, placed along the way;
  *   - points of interest: named nodes and areas with a class (amenity, shop, tourism, ...);
  *   - places: `place=*` nodes (city and town as municipality, village and hamlet as locality,
  *     suburb and neighbourhood as neighbourhood).
@@ -64,6 +66,8 @@ export interface ExtractIndex extends Dictionary {
   /** 0 node, 1 way, 2 relation: of the entry's object (a street's first way). */
   osmType: Uint8Array;
   osmId: Float64Array;
+  /** Which street of its way an entry is (0 for all but the second and later parts of a way through several places); absent in indexes written before streets were cut at places. */
+  part?: Uint8Array;
   /** 0..1, as the world's: a street or an address counts as a small village. */
   importance: Float32Array;
   /** Index into `categories`: `amenity=cafe`, `highway=residential`, `place=village`; 0 is none. */
@@ -129,6 +133,8 @@ interface Draft {
   box: [number, number, number, number];
   osmType: number;
   osmId: number;
+  /** 0, or which street of its way this is when the way runs through several places. */
+  part?: number;
   importance: number;
   category: string;
   housenumber: string;
@@ -274,7 +280,7 @@ const SETTLEMENT_CELL = 0.2;
 const bucketOf = (lon: number, lat: number) => `${Math.floor(lon / SETTLEMENT_CELL)},${Math.floor(lat / SETTLEMENT_CELL)}`;
 
 /** Finds the context (place and country) of points, from the extract's settlements and the world index. */
-class Contexts {
+export class Contexts {
   readonly list: ExtractContext[] = [];
   readonly words: string[][] = [];
   private readonly byKey = new Map<string, number>();
@@ -342,6 +348,106 @@ class Contexts {
   }
 }
 
+const positionKey = (position: Position) => `${position[0]},${position[1]}`;
+/** House numbers between an interpolation way's ends, by its `addr:interpolation`. */
+const INTERPOLATION_STEPS: Record<string, number> = { odd: 2, even: 2, all: 1 };
+/** More numbers than this between two ends is a mistake in the data (a range typed for a whole town). */
+const MAX_INTERPOLATED = 1000;
+
+/**
+ * The addresses an `addr:interpolation` way stands for (OpenStreetMap's way between two address
+ * nodes: `odd`, `even`, `all` or a step): each number strictly between its ends' numbers, placed at
+ * its share of the way's length (5 halfway between 1 and 9), named with its ends' street. Numbers
+ * with letters (`10a`), ends on different streets and numbers that exist as addresses of their own
+ * (`addresses`, which it adds to) are left out.
+ */
+function interpolated(object: OsmFeature, line: Position[], addressNodes: ReadonlyMap<string, { street: string; number: string }>, addresses: Set<string>, contexts: Contexts): Draft[] {
+  const scheme = object.tags['addr:interpolation']!;
+  const from = addressNodes.get(positionKey(line[0]!));
+  const to = addressNodes.get(positionKey(line.at(-1)!));
+  const step = INTERPOLATION_STEPS[scheme] ?? (/^[1-9]\d{0,3}$/.test(scheme) ? Number(scheme) : 0);
+  if (!from || !to || step === 0 || !/^\d+$/.test(from.number) || !/^\d+$/.test(to.number)) return [];
+  const street = object.tags['addr:street'] ?? from.street;
+  if (fold(from.street) !== fold(to.street) && !object.tags['addr:street']) return [];
+  const a = Number(from.number);
+  const b = Number(to.number);
+  const parity = scheme === 'odd' ? 1 : scheme === 'even' ? 0 : -1;
+  if (parity >= 0 && (a % 2 !== parity || b % 2 !== parity)) return [];
+  if (a === b || Math.abs(b - a) / step - 1 > MAX_INTERPOLATED) return [];
+  // Metres along the way at each vertex (equirectangular around its start: plenty within a street).
+  const [kx, ky] = metresPerDegree(line[0]![1]!);
+  const along = [0];
+  for (let i = 1; i < line.length; i++) along.push(along[i - 1]! + Math.hypot((line[i]![0]! - line[i - 1]![0]!) * kx, (line[i]![1]! - line[i - 1]![1]!) * ky));
+  const total = along.at(-1)!;
+  const drafts: Draft[] = [];
+  const direction = Math.sign(b - a);
+  for (let n = a + direction * step; direction > 0 ? n < b : n > b; n += direction * step) {
+    const target = (total * (n - a)) / (b - a);
+    let i = 1;
+    while (i < line.length - 1 && along[i]! < target) i++;
+    const span = along[i]! - along[i - 1]!;
+    const t = span === 0 ? 0 : (target - along[i - 1]!) / span;
+    const lon = line[i - 1]![0]! + t * (line[i]![0]! - line[i - 1]![0]!);
+    const lat = line[i - 1]![1]! + t * (line[i]![1]! - line[i - 1]![1]!);
+    const context = contexts.at(lon, lat);
+    const key = `${fold(street)}|${n}|${context}`;
+    if (addresses.has(key)) continue;
+    addresses.add(key);
+    drafts.push({
+      kind: ADDRESS,
+      lon,
+      lat,
+      box: [lon, lat, lon, lat],
+      osmType: OSM_TYPES.indexOf(object.type),
+      osmId: object.id,
+      importance: ADDRESS_IMPORTANCE,
+      category: `addr:interpolation=${scheme}`,
+      housenumber: String(n),
+      context,
+      names: [{ text: street, language: '' }],
+      lines: [],
+    });
+  }
+  return drafts;
+}
+
+/** Where along a segment from a point in context `from` the context changes: found by halving the segment (to a metre or so). */
+function boundary(a: Position, b: Position, from: number, contexts: Contexts): Position {
+  let lo = 0;
+  let hi = 1;
+  for (let step = 0; step < 12; step++) {
+    const mid = (lo + hi) / 2;
+    if (contexts.at(a[0]! + mid * (b[0]! - a[0]!), a[1]! + mid * (b[1]! - a[1]!)) === from) lo = mid;
+    else hi = mid;
+  }
+  const t = (lo + hi) / 2;
+  return [a[0]! + t * (b[0]! - a[0]!), a[1]! + t * (b[1]! - a[1]!)];
+}
+
+/**
+ * A line cut into runs that each lie in one context (place and country). Most ways lie in one:
+ * when its ends and its middle vertex agree, the line is taken whole without looking at every vertex.
+ */
+export function splitByContext(line: Position[], contexts: Contexts): { context: number; line: Position[] }[] {
+  const contextOf = (p: Position) => contexts.at(p[0]!, p[1]!);
+  const first = contextOf(line[0]!);
+  if (line.length < 2 || (contextOf(line.at(-1)!) === first && contextOf(line[line.length >> 1]!) === first)) return [{ context: first, line }];
+  const runs: { context: number; line: Position[] }[] = [];
+  let current = { context: first, line: [line[0]!] };
+  for (let i = 1; i < line.length; i++) {
+    const here = contextOf(line[i]!);
+    if (here !== current.context) {
+      const cut = boundary(line[i - 1]!, line[i]!, current.context, contexts);
+      current.line.push(cut);
+      runs.push(current);
+      current = { context: here, line: [cut] };
+    }
+    current.line.push(line[i]!);
+  }
+  runs.push(current);
+  return runs;
+}
+
 /** Builds the index of an extract whose data lies within `bounds`, with `world` for the places and countries its features are in. */
 export function buildExtractIndex(map: string, features: Iterable<OsmFeature>, world: PlaceIndex, bounds: readonly [number, number, number, number]): ExtractIndex {
   const objects: OsmFeature[] = [];
@@ -371,6 +477,10 @@ export function buildExtractIndex(map: string, features: Iterable<OsmFeature>, w
 
   const drafts: Draft[] = [];
   const streets = new Map<string, Draft>();
+  /** How many streets each way has begun (more than one when it runs through several places). */
+  const wayStreets = new Map<number, number>();
+  /** Address nodes by position: the ends of `addr:interpolation` ways. */
+  const addressNodes = new Map<string, { street: string; number: string }>();
   const addresses = new Set<string>();
   for (const object of objects) {
     const { tags, geometry } = object;
@@ -381,38 +491,48 @@ export function buildExtractIndex(map: string, features: Iterable<OsmFeature>, w
     const isLine = geometry.type === 'LineString' || geometry.type === 'MultiLineString';
 
     if (tags.highway && isLine && names.length > 0) {
-      const context = contexts.at(anchor[0], anchor[1]);
-      const key = `${fold(names[0]!.text)}|${context}`;
-      const lines = linesOf(geometry);
-      const street = streets.get(key);
-      if (street) {
-        street.lines.push(...lines);
-        for (const name of names) if (!street.names.some((n) => n.language === name.language)) street.names.push(name);
-        if (MAJOR_ROADS.has(tags.highway)) street.importance = MAJOR_STREET_IMPORTANCE;
-        continue;
+      // A way that runs from one place into another is cut where it leaves the first, so each
+      // place has its own street: the parts go to the streets of their places.
+      const parts = new Map<number, Position[][]>();
+      for (const line of linesOf(geometry)) {
+        for (const part of splitByContext(line, contexts)) parts.set(part.context, [...(parts.get(part.context) ?? []), part.line]);
       }
-      const draft: Draft = {
-        kind: STREET,
-        lon: anchor[0],
-        lat: anchor[1],
-        box: boxOf(lines),
-        osmType,
-        osmId: object.id,
-        importance: MAJOR_ROADS.has(tags.highway) ? MAJOR_STREET_IMPORTANCE : STREET_IMPORTANCE,
-        category: `highway=${tags.highway}`,
-        housenumber: '',
-        context,
-        names,
-        lines,
-      };
-      streets.set(key, draft);
-      drafts.push(draft);
+      for (const [context, lines] of parts) {
+        const key = `${fold(names[0]!.text)}|${context}`;
+        const street = streets.get(key);
+        if (street) {
+          street.lines.push(...lines);
+          for (const name of names) if (!street.names.some((n) => n.language === name.language)) street.names.push(name);
+          if (MAJOR_ROADS.has(tags.highway)) street.importance = MAJOR_STREET_IMPORTANCE;
+          continue;
+        }
+        const draft: Draft = {
+          kind: STREET,
+          lon: anchor[0],
+          lat: anchor[1],
+          box: boxOf(lines),
+          osmType,
+          osmId: object.id,
+          // The way's second street (its part in another place) is told apart by a number in its id.
+          part: wayStreets.get(object.id) ?? 0,
+          importance: MAJOR_ROADS.has(tags.highway) ? MAJOR_STREET_IMPORTANCE : STREET_IMPORTANCE,
+          category: `highway=${tags.highway}`,
+          housenumber: '',
+          context,
+          names,
+          lines,
+        };
+        streets.set(key, draft);
+        wayStreets.set(object.id, (wayStreets.get(object.id) ?? 0) + 1);
+        drafts.push(draft);
+      }
       continue;
     }
 
     const street = tags['addr:street'] ?? tags['addr:place'];
     const number = tags['addr:housenumber'];
     if (number && street) {
+      if (object.type === 'node') addressNodes.set(positionKey(geometry.type === 'Point' ? geometry.coordinates : anchor), { street, number });
       const context = contexts.at(anchor[0], anchor[1]);
       const key = `${fold(street)}|${fold(number)}|${context}`;
       if (!addresses.has(key)) {
@@ -453,6 +573,11 @@ export function buildExtractIndex(map: string, features: Iterable<OsmFeature>, w
       names,
       lines: [],
     });
+  }
+  for (const object of objects) {
+    if (object.tags['addr:interpolation'] && object.geometry.type === 'LineString') {
+      drafts.push(...interpolated(object, object.geometry.coordinates, addressNodes, addresses, contexts));
+    }
   }
   for (const street of streets.values()) {
     street.box = boxOf(street.lines);
@@ -536,6 +661,7 @@ function assemble(map: string, drafts: Draft[], contexts: Contexts, bounds: read
     box: Float64Array.from(drafts.flatMap((d) => d.box)),
     osmType: Uint8Array.from(drafts.map((d) => d.osmType)),
     osmId: Float64Array.from(drafts.map((d) => d.osmId)),
+    part: Uint8Array.from(drafts.map((d) => Math.min(255, d.part ?? 0))),
     importance: Float32Array.from(drafts.map((d) => d.importance)),
     category: Uint16Array.from(drafts.map((d) => categoryNumber.get(d.category)!)),
     categories,

@@ -54,7 +54,7 @@ export function extractFeatureOf(index: ExtractIndex, entry: number, relevance: 
   const box = index.box.subarray(4 * entry, 4 * entry + 4);
   const feature: GeocodingFeature = {
     type: 'Feature',
-    id: `${kind}.${OSM_LETTERS[osmType]}${index.osmId[entry]}`,
+    id: `${kind}.${OSM_LETTERS[osmType]}${index.osmId[entry]}${index.part?.[entry] ? `-${index.part[entry]}` : ''}`,
     text,
     place_name: [label, ...context.map((item) => item.text)].join(', '),
     place_type: [kind],
@@ -69,6 +69,8 @@ export function extractFeatureOf(index: ExtractIndex, entry: number, relevance: 
       kind: kindNumber === STREET ? 'road' : kindNumber === ADDRESS ? 'address' : kindNumber === POI ? 'poi' : 'place',
       ...(kindNumber === POI ? { categories: [value === 'yes' ? tag : value] } : {}),
       ...(category === '' ? {} : { osm_tag: category }),
+      // Mapbox's word for an address placed along its street between two known numbers.
+      ...(category.startsWith('addr:interpolation=') ? { accuracy: 'interpolated' as const } : {}),
       map: index.map,
     },
     ...(kindNumber === ADDRESS ? { address: number } : {}),

@@ -3,17 +3,21 @@
  * places so that both rank in one list: `relevance` is the share of the query the entry matches
  * (a word of its place or country counts 0.9 of its match, so `Willow Street, Oakland` is
  * relevance 0.97 for the street), and the score adds half the entry's importance, 0.15 times the
- * share of its name's words matched, 0.05 for a name in a requested language, and proximity. An
+ * share of its name's words matched, 0.05 for a name in a requested language, 0.15 for a street
+ * or an address when the query reads as a street (`Willow St`: normalize.ts), and proximity. An
  * address's name is its street and number, in any order the query gives them (`Haydnstraße 5`,
  * `5 Haydnstraße`).
  */
 
 import { matchNameWords } from '../dictionary.js';
 import { distanceKm, matchWord } from '../forward.js';
-import { EXTRACT_KINDS, type ExtractIndex } from './extract-index.js';
+import { isStreetQuery } from '../normalize.js';
+import { ADDRESS, EXTRACT_KINDS, STREET, type ExtractIndex } from './extract-index.js';
 import type { SearchOptions } from '../parameters.js';
 
 const CONTEXT_WORD = 0.9;
+/** Added to streets and addresses when the query reads as a street (normalize.ts, isStreetQuery): more than a small town's lead in importance over a street. */
+const STREET_QUERY = 0.15;
 /** Beyond this many names for the query's words, only those of its rarest word are candidates. */
 const MANY_POSTINGS = 4_000;
 
@@ -49,6 +53,7 @@ export function rankExtract(index: ExtractIndex, words: readonly string[], optio
   const weights = words.map((word) => Math.max(1, Math.min(8, [...word].length)));
   const totalWeight = weights.reduce((sum, w) => sum + w, 0);
   const requested = new Set((options.languages.length > 0 ? options.languages : ['']).map((language) => index.languages.indexOf(language)).filter((i) => i >= 0));
+  const streetQuery = isStreetQuery(words);
 
   const postingsOf = (i: number) => {
     let count = 0;
@@ -85,6 +90,7 @@ export function rankExtract(index: ExtractIndex, words: readonly string[], optio
     const relevance = matched / totalWeight;
     let score = relevance + 0.5 * index.importance[entry]! + (0.15 * nameWordsMatched) / Math.max(1, index.nameWordStart[name + 1]! - index.nameWordStart[name]!);
     if (requested.has(index.nameLanguage[name]!)) score += 0.05;
+    if (streetQuery && (index.kind[entry] === STREET || index.kind[entry] === ADDRESS)) score += STREET_QUERY;
     if (options.proximity) score += 0.4 / (1 + distanceKm(options.proximity[0], options.proximity[1], index.lon[entry]!, index.lat[entry]!) / 100);
     const previous = best.get(entry);
     if (!previous || score > previous.score) best.set(entry, { index, entry, relevance, score, name });

@@ -1,8 +1,8 @@
 /**
  * The geocoding index of an extract, built in `maps import` (extract-index.ts; the command hands
  * this builder to tools/osm/import.ts, which imports no area): osmium keeps the
- * objects that can be searched for (`tags-filter`: a name, a house number or a place, with the
- * nodes their ways need) and exports them as GeoJSON text sequences with their type and id; this
+ * objects that can be searched for (`tags-filter`: a name, a house number, a place or an
+ * `addr:interpolation` way, with the nodes their ways need) and exports them as GeoJSON text sequences with their type and id; this
  * command, not a server, reads them and builds the index, which is written into the import's
  * partial folder and so published with the maps.
  *
@@ -69,7 +69,7 @@ export async function writeGeocodingIndex(options: { pbf: string; id: string; bo
   const started = performance.now();
   const named = path.join(options.work, 'named.osm.pbf');
   const sequence = path.join(options.work, 'named.geojsonseq');
-  await osmium(['tags-filter', options.pbf, 'nwr/name', 'nwr/addr:housenumber', 'nwr/place', '-o', named, '-O']);
+  await osmium(['tags-filter', options.pbf, 'nwr/name', 'nwr/addr:housenumber', 'nwr/place', 'w/addr:interpolation', '-o', named, '-O']);
   await osmium(['export', named, '-f', 'geojsonseq', '-a', 'type,id', '-o', sequence, '-O']);
   const features: OsmFeature[] = [];
   for await (const feature of readFeatures(sequence)) features.push(feature);
