@@ -173,7 +173,7 @@ const reverseCases: ReverseCase[] = [
  * What the set measured (written in the guide): a ranking that finds fewer first or in the top 5,
  * or names fewer points right, fails. Raise them when a change finds more.
  */
-const MEASURED = { worldFirst: 62, worldTop5: 62, samplesFirst: 83, samplesTop5: 86, samplePoints: 57 };
+const MEASURED = { worldFirst: 62, worldTop5: 62, samplesFirst: 85, samplesTop5: 86, samplePoints: 57 };
 
 const texts = (text: string | string[]) => (Array.isArray(text) ? text : [text]);
 
@@ -380,14 +380,13 @@ const sampleCases: SampleCase[] = [
   street('8th St Oakland', 'west-oakland', '8th Street'),
   street('9th Street, Oakland', 'west-oakland', '9th Street'),
   street('9th st', 'west-oakland', '9th Street'),
-  // Willow Street, Pennsylvania (a town of GeoNames) ranks first for these two: its ranking is being reworked.
-  street('Willow St', 'west-oakland', 'Willow Street', { top5: true }),
+  street('Willow St', 'west-oakland', 'Willow Street'),
+  // Spelled out, Willow Street, Pennsylvania (a town of GeoNames) comes first: no street word's short form says street.
   street('Willow Street', 'west-oakland', 'Willow Street', { top5: true }),
   street('Willow Street, Oakland', 'west-oakland', 'Willow Street'),
   street('willow st oakland', 'west-oakland', 'Willow Street'),
   street('Wood Street Oakland', 'west-oakland', 'Wood Street'),
-  // Wood Street Village (England, GeoNames) ranks first: the same ranking as Willow Street's.
-  street('Wood St', 'west-oakland', 'Wood Street', { top5: true }),
+  street('Wood St', 'west-oakland', 'Wood Street'),
   street('Chase Street', 'west-oakland', 'Chase Street'),
   street('chase st', 'west-oakland', 'Chase Street'),
   street('Campbell Street', 'west-oakland', 'Campbell Street'),
