@@ -2,9 +2,11 @@
  * Encoding a rendered canvas as the requested format. Pixels go to sharp (libvips); the settings
  * are fixed, so equal images give equal bytes.
  *
- *  - PNG: zlib level 2 without row filters. Lossless like any level, about half the time of level
- *    6 on map images for about 15% more bytes, still fewer than Chromium's own PNGs of the same
- *    views; adaptive filtering (trying every filter on every row) costs several times more again.
+ *  - PNG: zlib level 3 without row filters. Lossless like any level. `bench/static-encoders.ts`
+ *    compared encoders on our images: level 3 took 0.62-1.02x level 2's time for 1-7% fewer bytes
+ *    (level 2 was slower than 3 on the world map), level 1 a little less time for 21-80% more
+ *    bytes, level 6 up to 1.9x the time for 2-12% fewer; adaptive filtering (every filter tried on
+ *    every row) 3-5x the time, Skia's own encoder 1.5-9x and fast-png 4-22x (docs/benchmarks.md).
  *  - JPEG: quality 90 without optimised Huffman tables (a second pass over the image for a few
  *    per cent fewer bytes). JPEG has no alpha: the canvas must come opaque (renderStaticImage
  *    draws JPEG images over white), and its alpha channel is dropped.
@@ -37,7 +39,7 @@ export async function encodePixels(pixels: Uint8ClampedArray, width: number, hei
   const image = sharp(raw, { raw: { width, height, channels: 4 } });
   switch (format) {
     case 'png':
-      return image.png({ compressionLevel: 2, adaptiveFiltering: false }).toBuffer();
+      return image.png({ compressionLevel: 3, adaptiveFiltering: false }).toBuffer();
     case 'jpg':
       return image.removeAlpha().jpeg({ quality: 90, optimiseCoding: false }).toBuffer();
     case 'webp':
