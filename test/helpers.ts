@@ -116,6 +116,21 @@ export async function startTestServer(
   };
 }
 
+/**
+ * Listens, then waits until `/ready` no longer answers 503 `starting`: the render threads warm up
+ * once the server listens. Resolves to the listeners' URLs.
+ */
+export async function listenWarm(server: Server): Promise<{ public: string; admin: string }> {
+  const urls = await server.listen();
+  // However long a loaded machine takes; the bound only stops a test that would hang.
+  for (let attempt = 0; ; attempt++) {
+    const ready = await server.public.inject({ method: 'GET', url: '/ready' });
+    if (ready.statusCode !== 503 || ready.json<{ reason: string }>().reason !== 'starting') return urls;
+    if (attempt > 6000) throw new Error(`the render threads did not warm up: ${ready.body}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Removes what a test configuration left behind: its data directory and, on PostgreSQL, its schema. */
 export async function cleanUp(config: Config): Promise<void> {
   rmSync(config.dataDir, { recursive: true, force: true });

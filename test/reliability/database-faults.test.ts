@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import {
+  listenWarm,
   LogCapture,
   newAccount,
   onPostgres,
@@ -107,7 +108,7 @@ async function proxiedServer(limits: Partial<typeof database> = {}): Promise<{ p
       throw error;
     }
   }
-  const base = (await server.server.listen()).public;
+  const base = (await listenWarm(server.server)).public;
   return {
     proxy,
     server,
@@ -169,7 +170,7 @@ describe('PostgreSQL faults', () => {
         assert.ok(management.ms < 5000, `key management answered after ${Math.round(management.ms)} ms`);
         const ready = await get(base, '/ready');
         assert.equal(ready.status, 503, `/ready: ${JSON.stringify(ready.body)}`);
-        assert.deepEqual(ready.body, { status: 'unavailable', database: 'postgres' });
+        assert.deepEqual(ready.body, { status: 'unavailable', reason: 'database', database: 'postgres', message: `the database does not answer within ${database.readyTimeoutMs} ms` });
         // Its time limit is 500 ms here (1 s by default); the rest is slack for a loaded machine.
         assert.ok(ready.ms < 3000, `/ready answered after ${Math.round(ready.ms)} ms`);
 
