@@ -17,12 +17,11 @@ import {
   onPostgres,
   startTestServer,
   startTwoInstances,
-  TcpProxy,
   testConfig,
   testDatabase,
-  type ProxyMode,
   type TestServer,
 } from '../helpers.js';
+import { TcpProxy, type ProxyMode } from '../tcp-proxy.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { globalField } from '../weather/fields.js';
