@@ -237,6 +237,45 @@ describe('weather during a partition', () => {
   });
 });
 
+describe('after an outage', () => {
+  test('keys verified before it are verified again without spending the budget of unknown keys', { skip }, async () => {
+    // The default revocation bound (60 s): what the instance decides after the outage comes from
+    // hearing again, not from its cached keys running out of trust meanwhile.
+    const proxy = await TcpProxy.start(upstream());
+    const instances = await startTwoInstances(
+      { database: { ...database, revocationBoundMs: 60_000 } },
+      { second: { databaseUrl: proxy.urlFor(testDatabase), unknownKeys: { requestsPerSecond: 0.001, burst: 1 } } },
+    );
+    const { first, second } = instances;
+    try {
+      const secondUrl = (await second.server.listen()).public;
+      const { accountId } = await newAccount(first.meridian);
+      const kept = await first.meridian.keys.create(accountId, {});
+      const changed = await first.meridian.keys.create(accountId, {});
+      const ping = async (token: string) => (await get(secondUrl, `/ping?key=${token}`)).status;
+      assert.equal(await ping(kept.token), 200);
+      assert.equal(await ping(changed.token), 200);
+      // This client spends its budget of unknown keys (one): its next unknown token gets 429.
+      assert.equal(await ping('guess-1'), 403);
+      assert.equal(await ping('guess-2'), 429);
+
+      await proxy.set('reset');
+      // A change the partitioned instance cannot hear: it learns of it by verifying the key again.
+      await first.meridian.keys.update(accountId, changed.id, { origins: ['example.com'] });
+      assert.equal(await ping(kept.token), 200, 'cached keys are served during the outage');
+      await proxy.set('pass');
+      // The changed key is admitted from the cache until the instance hears again and verifies it.
+      assert.ok(await until(async () => (await ping(changed.token)) !== 200, 60_000), 'the instance heard again');
+      assert.equal(await ping(changed.token), 403, 'the change, read from the database: not a 429 for an unknown key');
+      assert.equal(await ping(kept.token), 200, 'a key verified before the outage, verified again');
+    } finally {
+      await proxy.set('pass');
+      await instances.close();
+      await proxy.close();
+    }
+  });
+});
+
 describe('revocation during a partition', () => {
   test('a key deleted through another instance is refused by the partitioned one within the revocation bound', { skip }, async () => {
     const proxy = await TcpProxy.start(upstream());
