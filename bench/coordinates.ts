@@ -197,7 +197,7 @@ async function servingDuringColdSearches() {
   // The same routes and gate, computing PROJ data on the serving thread (each server has its own cache).
   const inline = await createHttpApp({ logLevel: 'silent', trustProxy: false, title: 'in-line', sharedSchemas: coordinatesSchemas as unknown as SharedSchema[], http: defaultConfig.http });
   try {
-    await inline.register(healthRoutes, { db: meridian.db, details: {}, readyTimeoutMs: meridian.config.database.readyTimeoutMs });
+    await inline.register(healthRoutes, { db: meridian.db, details: {}, readyTimeoutMs: meridian.config.database.readyTimeoutMs, starting: () => null });
     await inline.register(coordinatesRoutes, { gate: server.gate, registry: sharedRegistry(), deriver: inlineDeriver, transforms: inlineTransforms() });
     const { public: base } = await server.listen();
     const inlineBase = await inline.listen({ port: 0, host: '127.0.0.1' });

@@ -235,9 +235,14 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       value: () => geocoder.status,
       description: 'the world place index geocoding searches: `loaded` (from its file), `building` (on a worker thread; geocoding answers 503 meanwhile), `built`, `off` (`geocoding.buildIndex` false and none saved) or `failed: …`',
     },
+    render_threads: {
+      value: () => pool.status(),
+      description: 'render threads warm (every map opened and drawn once) of `maps.workers`: `2 of 2 warm`; `/ready` answers 503 (`starting`) until each has been warm once, not when one stopped at the time limit is replaced later',
+    },
   };
   const readyTimeoutMs = config.database.readyTimeoutMs;
-  await publicApp.register(healthRoutes, { db, details, readyTimeoutMs });
+  const starting = () => pool.starting();
+  await publicApp.register(healthRoutes, { db, details, readyTimeoutMs, starting });
   await publicApp.register(pingRoute, { gate });
   await publicApp.register(coordinatesRoutes, { gate, registry, deriver: coordinates, transforms: coordinates, defaults: caches.defaults, exports: caches.exports });
   await publicApp.register(geocodingRoutes, { gate, geocoder });
@@ -293,7 +298,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     usage: meridian.usage,
     keyRateLimit: config.rateLimit,
   });
-  if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs });
+  if (separateAdmin) await adminApp.register(healthRoutes, { db, details, readyTimeoutMs, starting });
   // Metrics are for the operator: on the admin listener, or on the public one only behind a token.
   const metricsServed = separateAdmin || config.metrics.token !== null;
   if (metricsServed) await adminApp.register(metricsRoute, { metrics, token: config.metrics.token });
@@ -314,6 +319,9 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
       const adminUrl = separateAdmin
         ? await adminApp.listen({ port: config.admin.port!, host: config.admin.host })
         : publicUrl;
+      // The render threads warm up once the listeners are open, so that they do not slow the start:
+      // `/ready` answers 503 (`starting`) until they are warm, `/health` 200 from now on.
+      pool.start();
       stopFetching = scheduleFetches(meridian, publicApp.log);
       // One line that says what this instance serves, for whoever reads the log after a start.
       const origin = config.publicUrl?.replace(/\/$/, '') ?? publicUrl;

@@ -105,7 +105,9 @@ interface Verified {
  * everything. When it cannot hear (a database outage, a silent partition), cached keys keep
  * working for that long after the last moment it did (or after they were verified, if later),
  * and then need the database again: without it they answer 503, so a key deleted elsewhere during
- * a partition stops working within the bound. A key not cached needs the database at once.
+ * a partition stops working within the bound. When it hears again, each cached key is verified
+ * again at its next use, since changes made meanwhile were not heard. A key not cached needs the
+ * database at once.
  *
  * Tokens the database does not know are remembered briefly, in a cache of their own, and a client
  * network that keeps sending them runs out of its budget of unknown keys: then tokens this
@@ -122,6 +124,12 @@ export class KeyGate {
   private listening = false;
   /** Every key change committed before this moment (`performance.now()`) has been heard. */
   private heardUntil = -Infinity;
+  /**
+   * Keys verified before this moment (`performance.now()`), when the notification connection came
+   * back after changes it could not hear, are verified again before they are used: as keys this
+   * instance knows, not as guesses charged to the client's budget of unknown keys.
+   */
+  private verifyAgainBefore = -Infinity;
   private unlisten: (() => Promise<void>) | undefined;
 
   constructor(private readonly options: KeyGateOptions) {
@@ -139,7 +147,8 @@ export class KeyGate {
       },
       // Changes made while this instance could not hear them are unknown: verify every key again.
       onConnect: () => {
-        this.flush();
+        this.verifyAgainBefore = performance.now();
+        this.unknown.clear();
         this.listening = true;
         this.heardUntil = performance.now();
       },
@@ -249,12 +258,6 @@ export class KeyGate {
     this.unknown.delete(tokenHashHex);
   }
 
-  flush(): void {
-    this.epoch++;
-    this.cache.clear();
-    this.unknown.clear();
-  }
-
   /** Whether a cached key may be used without the database (see the class comment). */
   private trusted(entry: Verified, now = performance.now()): boolean {
     return now - Math.max(entry.verifiedAt, this.heardUntil) <= this.options.revocationBoundMs;
@@ -264,7 +267,7 @@ export class KeyGate {
     const cached = this.cache.get(hex);
     if (cached === undefined) return this.unknown.get(hex) ? null : this.firstLookup(hex, address);
     const now = performance.now();
-    if (!this.trusted(cached, now)) return this.verify(hex);
+    if (cached.verifiedAt < this.verifyAgainBefore || !this.trusted(cached, now)) return this.verify(hex);
     if (now - cached.verifiedAt < refreshAfterMs) return cached.key;
     // Due for the backstop check; should the database not answer, the entry is still trusted.
     return this.verify(hex, cached);

@@ -3,12 +3,16 @@
  * threads (platform/worker-pool.ts) so that a large render never stalls the server. Images and
  * metatiles are sized by their device pixels, so that the pool admits from the first request on
  * only what can finish within `maps.timeoutMs` (docs/operations.md, Render admission).
+ *
+ * The threads start together (`start()`, or the first task), warm up (render-worker.ts) and are kept
+ * however long they idle: `/ready` waits until each has been warm once, so that a restarted instance
+ * takes traffic warm, and an idle one never goes cold (docs/operations.md, Memory, for what that holds).
  */
 
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Metrics } from '../platform/metrics.js';
-import { IDLE_TIMEOUT_MS, WorkerPool } from '../platform/worker-pool.js';
+import { WorkerPool } from '../platform/worker-pool.js';
 import type { RegistrySettings } from './registry.js';
 import type { StaticImageJob } from './static/static-image.js';
 import type { CacheReport, MapVersion, WorkerTask } from './render-worker.js';
@@ -35,31 +39,33 @@ const INITIAL_WEIGHT_PIXELS = 4096 * 4096;
 
 /**
  * What the render threads' tile caches hold and how their lookups went, for the metrics: each
- * thread reports after its tasks on a channel of its pool's own; a thread not heard from for longer
- * than the pool lets a thread idle has ended, and its cache with it.
+ * thread reports after its warm-up and its tasks on a channel of its pool's own; a thread that is
+ * no longer `alive` (stopped at the time limit and replaced) has taken its cache with it.
  */
 class RenderCaches {
   private readonly channel: BroadcastChannel;
-  private readonly threads = new Map<number, { report: CacheReport; at: number }>();
+  private readonly threads = new Map<number, CacheReport>();
 
   constructor(
     readonly name: string,
     metrics: Metrics,
+    alive: () => Set<number>,
   ) {
     this.channel = new BroadcastChannel(name);
     this.channel.unref();
     this.channel.onmessage = (event) => {
       const report = (event as { data: CacheReport }).data;
-      const previous = this.threads.get(report.thread)?.report;
+      const previous = this.threads.get(report.thread);
       metrics.cacheLookup('render-tiles', true, report.hits - (previous?.hits ?? 0));
       metrics.cacheLookup('render-tiles', false, report.misses - (previous?.misses ?? 0));
-      this.threads.set(report.thread, { report, at: Date.now() });
+      this.threads.set(report.thread, report);
     };
     metrics.watchCache('render-tiles', () => {
       let entries = 0;
       let bytes = 0;
-      for (const [thread, { report, at }] of this.threads) {
-        if (Date.now() - at > IDLE_TIMEOUT_MS + 10_000) {
+      const living = alive();
+      for (const [thread, report] of this.threads) {
+        if (!living.has(thread)) {
           this.threads.delete(thread);
           continue;
         }
@@ -78,9 +84,13 @@ class RenderCaches {
 export class RenderPool {
   private readonly pool: WorkerPool<WorkerTask, Uint8Array | Uint8Array[]>;
   private readonly caches: RenderCaches | undefined;
+  private readonly threads: number;
+  /** Every thread has been warm once: from then on a thread that is replaced warms up while the others serve. */
+  private warmedUp = false;
 
   constructor(config: RegistrySettings, metrics?: Metrics) {
-    this.caches = metrics ? new RenderCaches(`meridian-render-caches-${randomUUID()}`, metrics) : undefined;
+    this.threads = config.maps.workers;
+    this.caches = metrics ? new RenderCaches(`meridian-render-caches-${randomUUID()}`, metrics, () => this.pool.threads().alive) : undefined;
     this.pool = new WorkerPool<WorkerTask, Uint8Array | Uint8Array[]>({
       filename: new URL('./render-worker.js', import.meta.url),
       threads: config.maps.workers,
@@ -88,10 +98,30 @@ export class RenderPool {
       timeoutMs: config.maps.timeoutMs,
       workerData: { config: { dataDir: config.dataDir, maps: config.maps } satisfies RegistrySettings, cacheReports: this.caches?.name ?? null },
       tasks: 'renders',
+      warm: true,
       cost: { unitsOf: pixelsOf, initialMsPerUnit: INITIAL_NS_PER_PIXEL / 1e6, initialUnits: INITIAL_WEIGHT_PIXELS, initialStartMs: INITIAL_THREAD_START_MS },
       ...(metrics ? { onRun: (task: WorkerTask, seconds: number) => metrics.renderTime(task.kind, 'map' in task ? task.map.id : '', seconds) } : {}),
     });
     metrics?.watchWorkerPool('render', () => this.pool.load());
+  }
+
+  /** Starts the threads, which warm up meanwhile (the server calls it once it listens, so that they do not slow its start). */
+  start(): void {
+    this.pool.start();
+  }
+
+  /** For `/ready`: `2 of 2 warm`, say. */
+  status(): string {
+    return `${this.pool.threads().warm} of ${this.threads} warm`;
+  }
+
+  /** What keeps the instance from serving renders warm, until every thread has been warm once; then null for good. */
+  starting(): string | null {
+    if (this.warmedUp) return null;
+    const warm = this.pool.threads().warm;
+    if (warm < this.threads) return `render threads warming up: ${warm} of ${this.threads} warm`;
+    this.warmedUp = true;
+    return null;
   }
 
   /** A static image of a loaded map. */

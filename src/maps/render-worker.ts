@@ -3,10 +3,16 @@
  * tile cache) and does the CPU-heavy work of the maps area off the server's event loop: static
  * images, raster tiles (metatiles), and the glyph ranges of the interactive maps (signed distance fields of 256 glyphs, tens
  * to hundreds of milliseconds each).
+ *
+ * It warms up before it takes a task (the module's top-level await, which piscina waits for): the
+ * maps opened and each drawn once, small, at its centre, so that the renderer's code, the fonts,
+ * styles, sprites and the first tiles are loaded before a request comes (a cold thread took 1.6 to
+ * 2.2 s over a first image; docs/operations.md, Render admission).
  */
 
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { move } from 'piscina';
+import { announceWarm } from '../platform/worker-pool.js';
 import { glyphRangePbf } from '../render/glyphs/pbf.js';
 import { installedFonts, MapRegistry, type LoadedMap, type RegistrySettings } from './registry.js';
 import { renderStaticImage, type StaticImageJob } from './static/static-image.js';
@@ -36,9 +42,51 @@ export interface CacheReport {
 const { config, cacheReports } = workerData as { config: RegistrySettings; cacheReports: string | null };
 const reports = cacheReports === null ? null : new BroadcastChannel(cacheReports);
 reports?.unref();
-let registry: Promise<MapRegistry> | undefined;
+const registry = MapRegistry.open(config);
 /** Revisions this thread reloaded for: asked for again, the maps are not read again. */
 const reloadedFor = new Set<string>();
+/** The side of the image each map is drawn at once before the thread takes tasks. */
+const WARM_UP_PIXELS = 256;
+
+await warmUp();
+announceWarm();
+
+/**
+ * Draws every map once, one after the other, all within `maps.timeoutMs`. A map that fails, or is
+ * not drawn by then (a tile server that does not answer), is left to its first request, which fails
+ * or is slow as it would have; a registry that cannot open fails every task. The thread is warm
+ * either way: the server waits no longer than a render may take.
+ */
+async function warmUp(): Promise<void> {
+  let maps: MapRegistry;
+  try {
+    maps = await registry;
+  } catch {
+    return;
+  }
+  const deadline = AbortSignal.timeout(config.maps.timeoutMs);
+  for (const id of maps.ids()) {
+    if (deadline.aborted) break;
+    const map = maps.get(id)!;
+    const [lon, lat, zoom] = map.center;
+    const job: StaticImageJob = {
+      viewport: { center: [lon, lat], zoom, width: WARM_UP_PIXELS, height: WARM_UP_PIXELS, pixelRatio: 1 },
+      format: map.formats[0] ?? 'png',
+      paths: [],
+      markers: [],
+      attribution: 'bottomright',
+      icons: new Map(),
+      language: null,
+    };
+    await renderStaticImage(map, job, deadline).catch(() => {});
+  }
+  report(maps);
+}
+
+/** What this thread's tile cache holds now, for the metrics. */
+function report({ cache }: MapRegistry): void {
+  reports?.postMessage({ thread: threadId, entries: cache.size, bytes: cache.bytes, ...cache.lookups } satisfies CacheReport);
+}
 
 /**
  * The map as the serving thread has it: when its maps were reloaded since this thread opened them,
@@ -46,7 +94,6 @@ const reloadedFor = new Set<string>();
  * since, it draws what they hold now, and the server catches up on its own reload).
  */
 async function loadedMap(version: MapVersion): Promise<LoadedMap> {
-  registry ??= MapRegistry.open(config);
   const maps = await registry;
   let map = maps.get(version.id);
   const wanted = `${version.id}@${version.revision}`;
@@ -65,8 +112,7 @@ export default async function run(task: WorkerTask): Promise<unknown> {
   try {
     return await draw(map, task);
   } finally {
-    const { cache } = await registry!;
-    reports?.postMessage({ thread: threadId, entries: cache.size, bytes: cache.bytes, ...cache.lookups } satisfies CacheReport);
+    report(await registry);
   }
 }
 

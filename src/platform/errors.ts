@@ -88,6 +88,11 @@ export function unavailableReasonOf(request: FastifyRequest): UnavailableReason 
   return unavailableReasons.get(request);
 }
 
+/** Gives a 503 answered without an ApiError its reason, for the metrics only: `/ready`, which load balancers ask every few seconds, logs none. */
+export function noteUnavailable(request: FastifyRequest, reason: UnavailableReason): void {
+  unavailableReasons.set(request, reason);
+}
+
 /** How often each 503 reason is logged at most; the refusals in between are counted into the next line. */
 export const UNAVAILABLE_LOG_INTERVAL_MS = 60_000;
 

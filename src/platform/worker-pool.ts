@@ -19,7 +19,7 @@
  * Renders, weather ingests and coordinate searches each have one.
  */
 
-import type { TransferListItem } from 'node:worker_threads';
+import { parentPort, threadId, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError, type UnavailableReason } from './errors.js';
 
@@ -61,15 +61,31 @@ export interface WorkerPoolOptions<Task = unknown> {
   onRun?: (task: Task, seconds: number) => void;
   /** Sizes tasks for admission; without it every task keeps the rule of count and mean. */
   cost?: TaskCost<Task>;
+  /**
+   * Start every thread with the pool and keep it however long it idles (no `IDLE_TIMEOUT_MS`), for
+   * threads whose start is costly: a thread is warm once its module has called `announceWarm`, and
+   * tasks are sent to it only then (its module's top-level await holds it back until it is).
+   */
+  warm?: boolean;
 }
 
 const retryAfterSeconds = '1';
-/** A thread with no task for this long ends (and with it what it kept in memory). */
+/** A thread with no task for this long ends (and with it what it kept in memory), unless its pool is `warm`. */
 export const IDLE_TIMEOUT_MS = 60_000;
 /** Run times the wait estimate averages over (of sized runs and of unsized runs, each). */
 const RECENT_RUNS = 32;
 /** Threads' starts the estimate of a thread's start averages over. */
 const RECENT_STARTS = 8;
+/** The message a thread of a `warm` pool posts once it is warm (its value: the thread's id). */
+const WARM = 'meridianWarmThread';
+
+/**
+ * Called by the worker module of a `warm` pool, at the end of its top-level await: this thread is
+ * ready to run tasks without a start's delay.
+ */
+export function announceWarm(): void {
+  parentPort?.postMessage({ [WARM]: threadId });
+}
 
 /**
  * A task admitted: its size (undefined: unsized), whether it starts a thread, and when it started
@@ -82,23 +98,45 @@ interface Admitted {
 }
 
 export class WorkerPool<Task, Result> {
-  private readonly pool: Piscina<Task, Result>;
+  private piscina: Piscina<Task, Result> | undefined;
   private readonly running = new Set<Admitted>();
   private readonly waiting: { task: Admitted; start: () => void }[] = [];
   private readonly recentRunMs: number[] = [];
   private readonly recentSizedRuns: { ms: number; units: number }[] = [];
   private readonly recentStartMs: number[] = [];
+  /** Ids of the threads that announced they are warm (some may have ended since). */
+  private readonly warmIds = new Set<number>();
   readonly timeoutMs: number;
 
   constructor(private readonly options: WorkerPoolOptions<Task>) {
     this.timeoutMs = options.timeoutMs;
-    this.pool = new Piscina({
+  }
+
+  /** The threads, started by `start()` or the first task. */
+  private get pool(): Piscina<Task, Result> {
+    this.start();
+    return this.piscina!;
+  }
+
+  private open(): Piscina<Task, Result> {
+    const { options } = this;
+    const pool = new Piscina<Task, Result>({
       filename: options.filename.href,
-      minThreads: 0,
+      minThreads: options.warm ? options.threads : 0,
       maxThreads: options.threads,
       idleTimeout: IDLE_TIMEOUT_MS,
       workerData: options.workerData,
     });
+    pool.on('message', (message: unknown) => {
+      const id = (message as Record<string, unknown> | null)?.[WARM];
+      if (typeof id === 'number') this.warmIds.add(id);
+    });
+    return pool;
+  }
+
+  /** Starts the threads of a `warm` pool now rather than at the first task (a pool not `warm` starts a thread per task it needs one for). */
+  start(): void {
+    this.piscina ??= this.open();
   }
 
   /**
@@ -137,8 +175,9 @@ export class WorkerPool<Task, Result> {
     } else {
       this.running.add(admitted);
     }
-    // Fewer threads than tasks running (this one included): piscina starts one for it.
-    admitted.cold = this.pool.threads.length < this.running.size;
+    // Fewer threads started than tasks running (this one included): piscina starts one for it, or
+    // (a warm pool) it waits for one to warm up.
+    admitted.cold = (this.options.warm ? this.threads().warm : this.pool.threads.length) < this.running.size;
     const started = performance.now();
     admitted.started = started;
     try {
@@ -158,6 +197,18 @@ export class WorkerPool<Task, Result> {
       this.running.delete(admitted);
       this.waiting.shift()?.start();
     }
+  }
+
+  /**
+   * The ids of the threads alive, and how many of them are warm (a pool not `warm` counts every
+   * thread that has started as warm).
+   */
+  threads(): { alive: Set<number>; warm: number } {
+    const alive = new Set(this.piscina?.threads.map((thread) => thread.threadId));
+    if (!this.options.warm) return { alive, warm: alive.size };
+    // Thread ids are never reused: those of ended threads can go.
+    for (const id of this.warmIds) if (!alive.has(id)) this.warmIds.delete(id);
+    return { alive, warm: this.warmIds.size };
   }
 
   /** Tasks on a thread now, and tasks admitted and waiting for one. */
@@ -183,8 +234,8 @@ export class WorkerPool<Task, Result> {
     return ms / this.options.threads;
   }
 
-  close(): Promise<void> {
-    return this.pool.destroy();
+  async close(): Promise<void> {
+    await this.piscina?.destroy();
   }
 
   /** The cost per unit of sized tasks: the recent runs' beside the initial figure. */

@@ -17,7 +17,7 @@ import { crsExportsOf, defaultTransformationOf } from '../../src/coordinates/der
 import { indexCachePath, readIndexCache } from '../../src/coordinates/index-cache.js';
 import { CoordinatesPool } from '../../src/coordinates/pool.js';
 import { loadRegistry, type Registry } from '../../src/coordinates/search/registry.js';
-import { LogCapture, newAccount, startTestServer, testConfig } from '../helpers.js';
+import { listenWarm, LogCapture, newAccount, startTestServer, testConfig } from '../helpers.js';
 import { tempDir } from '../scratch.js';
 
 const full = loadRegistry();
@@ -112,6 +112,7 @@ test('a fresh server answers searches during the build, and /ready and the log s
   try {
     const { accountId } = await newAccount(server.meridian);
     const key = (await server.meridian.keys.create(accountId, {})).token;
+    await listenWarm(server.server);
     const ready = await server.server.public.inject({ method: 'GET', url: '/ready' });
     assert.equal(ready.statusCode, 200);
     assert.match(ready.json().coordinates_cache, /^building: \d+ of \d{4} CRSs$/);

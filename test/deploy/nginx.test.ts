@@ -3,15 +3,16 @@
  * on a free port instead of its TLS listeners, the upstream pointed at the test's instances) in
  * front of two `meridian serve` processes sharing one PostgreSQL schema and Redis, set as
  * deploy/meridian.env sets an instance. Requests spread over both, links use the public URL, a
- * forged X-Forwarded-For buys no budget, SIGKILL of one instance costs no client error, and no key
- * reaches nginx's logs.
+ * forged X-Forwarded-For buys no budget, a database cut costs no 502 (the instances reach
+ * PostgreSQL through a TCP proxy the test cuts), SIGKILL of one instance costs no client error, and
+ * no key reaches nginx's logs.
  *
  * @oneDatabase the instances need PostgreSQL to share their state: the file runs them on the
  * PostgreSQL server of the suite (MERIDIAN_TEST_POSTGRES_URL) in whichever pass runs it.
  */
 
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { freePort, tempDir } from '../scratch.js';
+import { TcpProxy, type ProxyMode } from '../tcp-proxy.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const bin = path.join(root, 'bin/meridian.js');
@@ -60,6 +62,9 @@ let nginxOutput = '';
 let instances: Instance[] = [];
 let env: NodeJS.ProcessEnv;
 let key: string;
+let serviceToken: string;
+/** What the instances reach PostgreSQL through. */
+let database: TcpProxy;
 
 const accessLog = () => readFileSync(path.join(dir, 'logs/meridian.access.log'), 'utf8');
 const logLines = () => accessLog().split('\n').filter(Boolean);
@@ -74,29 +79,101 @@ function startInstance(port: number, dataDir: string): Instance {
   return { port, process: child, output, exited };
 }
 
-async function waitReady(instance: Instance): Promise<void> {
+/** Runs a command to its end without blocking this event loop (where the instances' database proxy runs). */
+function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(command, args, { env });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr.on('data', (chunk) => (output.stderr += chunk));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, ...output })));
+}
+
+/** Whether the instance came up (`/ready` 200) or exited first. */
+async function waitReady(instance: Instance): Promise<boolean> {
   // Start-up takes what it takes on a loaded machine; the limit only stops a test that would hang.
   for (let attempt = 0; ; attempt++) {
     try {
-      if ((await fetch(`http://127.0.0.1:${instance.port}/ready`)).status === 200) return;
+      if ((await fetch(`http://127.0.0.1:${instance.port}/ready`)).status === 200) return true;
     } catch {
       // not listening yet
     }
-    if (instance.process.exitCode !== null || attempt > 3000) assert.fail(`instance on ${instance.port} did not start: ${instance.output.text}`);
+    if (instance.process.exitCode !== null) return false;
+    if (attempt > 3000) assert.fail(`instance on ${instance.port} did not start: ${instance.output.text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-async function waitForNginx(): Promise<void> {
+/**
+ * An instance on a free port. The port is free when chosen, not necessarily when the instance binds
+ * it seconds later: another test's outgoing connection may have taken it as its local port
+ * meanwhile (EADDRINUSE), and then the instance starts again on another.
+ */
+async function startInstanceOnFreePort(dataDir: string): Promise<Instance> {
+  for (let attempt = 1; ; attempt++) {
+    const instance = startInstance(await freePort(), dataDir);
+    if (await waitReady(instance)) return instance;
+    await instance.exited;
+    if (attempt < 3 && instance.output.text.includes('EADDRINUSE')) continue;
+    assert.fail(`instance on ${instance.port} exited with ${instance.process.exitCode} before it was ready: ${instance.output.text}`);
+  }
+}
+
+/** What nginx said about its start: its standard error and its logs. */
+function nginxSaid(): string {
+  const logs = ['startup.log', 'error.log'].map((name) => {
+    try {
+      return readFileSync(path.join(dir, 'logs', name), 'utf8');
+    } catch {
+      return '';
+    }
+  });
+  return [nginxOutput, ...logs].filter(Boolean).join('\n') || '(nothing on its standard error or in its logs)';
+}
+
+/** Whether nginx answers on its port, or exited first. */
+async function waitForNginx(): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
       await fetch(`http://127.0.0.1:${nginxPort}/health`);
-      return;
+      return true;
     } catch {
       // not listening yet
     }
-    if (nginx.exitCode !== null || attempt > 600) assert.fail(`nginx did not start: ${nginxOutput}`);
+    if (nginx.exitCode !== null) return false;
+    if (attempt > 600) assert.fail(`nginx did not start: ${nginxSaid()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Starts nginx with the recipe's site in front of the instances, on a free port (another should that one be taken by the time nginx binds it). */
+async function startNginx(): Promise<void> {
+  const siteFile = path.join(dir, 'site.conf');
+  const temp = (name: string) => `${name}_temp_path ${path.join(dir, 'tmp', name)};`;
+  mkdirSync(path.join(dir, 'tmp'));
+  chmodSync(path.join(dir, 'tmp'), 0o777);
+  for (let attempt = 1; ; attempt++) {
+    nginxPort = await freePort();
+    writeFileSync(siteFile, testSite(readFileSync(site, 'utf8'), { port: nginxPort, upstreams: instances.map((instance) => instance.port), logDir: path.join(dir, 'logs') }));
+    writeFileSync(
+      path.join(dir, 'nginx.conf'),
+      [
+        `pid ${path.join(dir, 'nginx.pid')};`,
+        `error_log ${path.join(dir, 'logs/error.log')} warn;`,
+        'worker_processes 1;',
+        'events { worker_connections 512; }',
+        `http { ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join(' ')} include ${siteFile}; }`,
+        '',
+      ].join('\n'),
+    );
+    const check = await run('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'logs/startup.log'), '-c', path.join(dir, 'nginx.conf')]);
+    assert.equal(check.status, 0, `nginx -t: ${check.stderr}`);
+    nginxOutput = '';
+    nginx = spawn('nginx', ['-p', dir, '-e', path.join(dir, 'logs/startup.log'), '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;']);
+    nginx.stderr!.on('data', (chunk) => (nginxOutput += chunk));
+    if (await waitForNginx()) return;
+    const said = nginxSaid();
+    if (attempt < 3 && said.includes('Address already in use')) continue;
+    assert.fail(`nginx exited with ${nginx.exitCode} before it answered: ${said}`);
   }
 }
 
@@ -109,12 +186,17 @@ before(async () => {
   mkdirSync(path.join(dir, 'maps'));
   const style = { version: 8, glyphs: 'fonts/{fontstack}/{range}.pbf', sources: {}, layers: [{ id: 'bg', type: 'background', paint: { 'background-color': '#123456' } }] };
   writeFileSync(path.join(dir, 'maps/plain.json'), JSON.stringify({ style }));
-  // What the test asks of the gate: no per-key limit (it sends bursts), a small budget of unknown keys.
-  writeFileSync(path.join(dir, 'meridian.json'), JSON.stringify({ rateLimit: { requestsPerSecond: 0, burst: 1 }, unknownKeys: { requestsPerSecond: 0.001, burst: 3 } }));
+  // What the test asks of the gate: no per-key or key-management limit (it sends bursts), a small budget of unknown keys.
+  writeFileSync(
+    path.join(dir, 'meridian.json'),
+    JSON.stringify({ rateLimit: { requestsPerSecond: 0, burst: 1 }, management: { requestsPerSecond: 0 }, unknownKeys: { requestsPerSecond: 0.001, burst: 3 } }),
+  );
+  const postgres = new URL(postgresUrl);
+  database = await TcpProxy.start({ host: postgres.hostname, port: Number(postgres.port || 5432) });
   // deploy/meridian.env's settings, on this machine.
   env = {
     ...process.env,
-    DATABASE_URL: postgresUrl,
+    DATABASE_URL: database.urlFor(postgresUrl),
     MERIDIAN_DB_SCHEMA: schema,
     MERIDIAN_MASTER_KEY: randomBytes(32).toString('base64'),
     REDIS_URL: redisUrl,
@@ -128,52 +210,22 @@ before(async () => {
     MERIDIAN_COORDINATES_BUILD_CACHE: 'false',
     MERIDIAN_LOG_LEVEL: 'warn',
   };
-  const ports: number[] = [];
-  while (ports.length < 3) {
-    const port = await freePort();
-    if (!ports.includes(port)) ports.push(port);
-  }
-  nginxPort = ports.pop()!;
   // One after the other: two instances creating a new schema at once can collide on CREATE SCHEMA
   // IF NOT EXISTS (it runs before the migrations' advisory lock); a deployment's schema exists already.
-  for (const [i, port] of ports.entries()) {
-    const instance = startInstance(port, path.join(dir, `data-${i}`));
-    instances.push(instance);
-    await waitReady(instance);
-  }
+  for (let i = 0; i < 2; i++) instances.push(await startInstanceOnFreePort(path.join(dir, `data-${i}`)));
+  await startNginx();
 
-  const siteFile = path.join(dir, 'site.conf');
-  writeFileSync(siteFile, testSite(readFileSync(site, 'utf8'), { port: nginxPort, upstreams: ports, logDir: path.join(dir, 'logs') }));
-  const temp = (name: string) => `${name}_temp_path ${path.join(dir, 'tmp', name)};`;
-  writeFileSync(
-    path.join(dir, 'nginx.conf'),
-    [
-      `pid ${path.join(dir, 'nginx.pid')};`,
-      `error_log ${path.join(dir, 'logs/error.log')} warn;`,
-      'worker_processes 1;',
-      'events { worker_connections 512; }',
-      `http { ${['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(temp).join(' ')} include ${siteFile}; }`,
-      '',
-    ].join('\n'),
-  );
-  mkdirSync(path.join(dir, 'tmp'));
-  chmodSync(path.join(dir, 'tmp'), 0o777);
-  const check = spawnSync('nginx', ['-t', '-p', dir, '-e', path.join(dir, 'logs/startup.log'), '-c', path.join(dir, 'nginx.conf')], { encoding: 'utf8' });
-  assert.equal(check.status, 0, `nginx -t: ${check.stderr}`);
-  nginx = spawn('nginx', ['-p', dir, '-e', path.join(dir, 'logs/startup.log'), '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;']);
-  nginx.stderr!.on('data', (chunk) => (nginxOutput += chunk));
-  await waitForNginx();
-
-  const created = spawnSync(process.execPath, [bin, 'accounts', 'create', 'proxied', '--config', path.join(dir, 'meridian.json'), '--data', path.join(dir, 'data-0')], { env, encoding: 'utf8' });
-  assert.equal(created.status, 0, created.stderr);
-  const { service_token } = JSON.parse(created.stdout) as { service_token: string };
+  const created = await run(process.execPath, [bin, 'accounts', 'create', 'proxied', '--config', path.join(dir, 'meridian.json'), '--data', path.join(dir, 'data-0')]);
+  assert.equal(created.status, 0, `accounts create: ${created.stdout}${created.stderr}`);
+  ({ service_token: serviceToken } = JSON.parse(created.stdout) as { service_token: string });
   const response = await fetch(`http://127.0.0.1:${nginxPort}/v1/api_keys`, {
     method: 'POST',
-    headers: { authorization: `Token ${service_token}`, 'content-type': 'application/json' },
+    headers: { authorization: `Token ${serviceToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ description: 'through nginx' }),
   });
-  assert.equal(response.status, 200);
-  ({ token: key } = (await response.json()) as { token: string });
+  const body = await response.text();
+  assert.equal(response.status, 200, `creating a key through nginx: ${body}; nginx's log: ${logLines().at(-1)}`);
+  ({ token: key } = JSON.parse(body) as { token: string });
 });
 
 after(async () => {
@@ -186,6 +238,7 @@ after(async () => {
     if (instance.process.exitCode === null && instance.process.signalCode === null) instance.process.kill('SIGTERM');
     await instance.exited;
   }
+  await database?.close();
   const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -239,6 +292,81 @@ test('no key, token or key-like parameter reaches nginx logs, whatever its spell
   for (const secret of [...secrets, key]) assert.ok(!logs.includes(secret), `${secret} is in the logs`);
   assert.ok(logs.includes('/ping?foo=1&REDACTED&REDACTED&REDACTED'), 'the rest of the line is kept');
   assert.ok(logs.includes('/ping?REDACTED '), 'a query with more than three is replaced whole');
+});
+
+/** Waits until `condition` holds, however long a loaded machine takes; the bound only stops a test that would hang. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let attempt = 0; !condition(); attempt++) {
+    assert.ok(attempt < 6000, `never: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('a database cut costs no 502: keys already verified get 200, key management 503, both instances stay in rotation', async (t) => {
+  // Each instance verifies the key before the cut (each keeps the keys it verified).
+  const answeredBy = new Set<string>();
+  for (let i = 0; answeredBy.size < instances.length; i++) {
+    assert.ok(i < 200, `requests reach both instances: ${[...answeredBy]}`);
+    const before = logLines().length;
+    assert.equal((await get(`/ping?key=${key}`)).status, 200);
+    for (const line of logLines().slice(before)) answeredBy.add(upstreamOf(line));
+  }
+  const start = logLines().length;
+  // Requests with the verified key that need no database, and key management, which does.
+  const gated = [`/ping?key=${key}`, `/maps/plain/style.json?key=${key}`, `/maps/plain/0/0/0.png?key=${key}`, `/api/maps/plain/static/0,0,1/64x64.png?key=${key}`];
+  type Kind = 'gated' | 'management';
+  let phase = 'before';
+  const answers: { phase: string; kind: Kind; status: number | string }[] = [];
+  const send = async (kind: Kind, url: string, headers: Record<string, string> = {}) => {
+    const at = phase;
+    try {
+      const response = await get(url, headers);
+      await response.arrayBuffer();
+      answers.push({ phase: at, kind, status: response.status });
+    } catch (error) {
+      answers.push({ phase: at, kind, status: String(error) });
+    }
+  };
+  const seen = (at: string, kind: Kind, refused = false) => answers.filter((answer) => answer.phase === at && answer.kind === kind && (!refused || answer.status !== 200)).length;
+  let done = false;
+  const gatedClient = async () => {
+    for (let i = 0; !done; i++) await send('gated', gated[i % gated.length]!);
+  };
+  const managementClient = async () => {
+    while (!done) await send('management', '/v1/api_keys', { authorization: `Token ${serviceToken}` });
+  };
+  // PostgreSQL restarting (connections reset, new ones refused), then a silent partition.
+  const cuts: ProxyMode[] = ['reset', 'freeze'];
+  const driver = async () => {
+    try {
+      await until(() => seen('before', 'gated') >= 20 && seen('before', 'management') >= 2, 'answers before the cut');
+      for (const mode of cuts) {
+        phase = mode;
+        await database.set(mode);
+        // Cut until each instance has refused key management a few times: were a 503 a failure to
+        // nginx (max_fails=3), both would be out of rotation by then.
+        await until(() => seen(mode, 'management', true) >= 8 && seen(mode, 'gated') >= 40, `answers during the cut (${mode})`);
+        phase = `after ${mode}`;
+        await database.set('pass');
+        await until(() => answers.some((answer) => answer.phase === phase && answer.kind === 'management' && answer.status === 200) && seen(phase, 'gated') >= 20, `key management back after the cut (${mode})`);
+      }
+    } finally {
+      done = true;
+    }
+  };
+  await Promise.all([driver(), gatedClient(), gatedClient(), managementClient(), managementClient(), managementClient()]);
+
+  const counts = new Map<string, number>();
+  for (const { phase: at, kind, status } of answers) counts.set(`${at} ${kind} ${status}`, (counts.get(`${at} ${kind} ${status}`) ?? 0) + 1);
+  const summary = [...counts].map(([what, count]) => `${what}: ${count}`).join(', ');
+  t.diagnostic(`answers by phase, kind and status: ${summary}`);
+  // Key management needs the database: 503 while it is away (docs/operations.md, Database outages).
+  const wrong = answers.filter(({ kind, status }) => status !== 200 && (kind === 'gated' || status !== 503));
+  assert.equal(wrong.length, 0, `answers other than 200 (and 503 for key management): ${summary}`);
+  assert.ok(cuts.every((mode) => seen(mode, 'management', true) > 0), `key management was refused during each cut: ${summary}`);
+  // nginx handed each 503 to the client as it came: it tried no other instance for it.
+  const retried = logLines().slice(start).filter((line) => /upstream_status=\S*503, /.test(line));
+  assert.deepEqual(retried, [], 'no 503 was retried on the other instance');
 });
 
 test('SIGKILL of one instance costs no client error: nginx tries the other', async () => {

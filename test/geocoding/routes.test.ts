@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+import { listenWarm, LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 
 let server: TestServer;
 let key: string;
@@ -25,6 +25,7 @@ async function get(url: string, options: { key?: string | null; headers?: Record
 }
 
 test('/ready reports the index', async () => {
+  await listenWarm(server.server);
   const ready = await server.server.public.inject({ method: 'GET', url: '/ready' });
   assert.equal(ready.json().geocoding_index, 'built');
 });

@@ -11,17 +11,17 @@ import assert from 'node:assert/strict';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import {
+  listenWarm,
   LogCapture,
   newAccount,
   onPostgres,
   startTestServer,
   startTwoInstances,
-  TcpProxy,
   testConfig,
   testDatabase,
-  type ProxyMode,
   type TestServer,
 } from '../helpers.js';
+import { TcpProxy, type ProxyMode } from '../tcp-proxy.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
 import { globalField } from '../weather/fields.js';
@@ -107,7 +107,7 @@ async function proxiedServer(limits: Partial<typeof database> = {}): Promise<{ p
       throw error;
     }
   }
-  const base = (await server.server.listen()).public;
+  const base = (await listenWarm(server.server)).public;
   return {
     proxy,
     server,
@@ -169,7 +169,7 @@ describe('PostgreSQL faults', () => {
         assert.ok(management.ms < 5000, `key management answered after ${Math.round(management.ms)} ms`);
         const ready = await get(base, '/ready');
         assert.equal(ready.status, 503, `/ready: ${JSON.stringify(ready.body)}`);
-        assert.deepEqual(ready.body, { status: 'unavailable', database: 'postgres' });
+        assert.deepEqual(ready.body, { status: 'unavailable', reason: 'database', database: 'postgres', message: `the database does not answer within ${database.readyTimeoutMs} ms` });
         // Its time limit is 500 ms here (1 s by default); the rest is slack for a loaded machine.
         assert.ok(ready.ms < 3000, `/ready answered after ${Math.round(ready.ms)} ms`);
 
@@ -233,6 +233,45 @@ describe('weather during a partition', () => {
       assert.ok(asked <= 4, `${asked} catalog queries for ${2 * rounds} weather requests during the partition`);
     } finally {
       await env.close();
+    }
+  });
+});
+
+describe('after an outage', () => {
+  test('keys verified before it are verified again without spending the budget of unknown keys', { skip }, async () => {
+    // The default revocation bound (60 s): what the instance decides after the outage comes from
+    // hearing again, not from its cached keys running out of trust meanwhile.
+    const proxy = await TcpProxy.start(upstream());
+    const instances = await startTwoInstances(
+      { database: { ...database, revocationBoundMs: 60_000 } },
+      { second: { databaseUrl: proxy.urlFor(testDatabase), unknownKeys: { requestsPerSecond: 0.001, burst: 1 } } },
+    );
+    const { first, second } = instances;
+    try {
+      const secondUrl = (await second.server.listen()).public;
+      const { accountId } = await newAccount(first.meridian);
+      const kept = await first.meridian.keys.create(accountId, {});
+      const changed = await first.meridian.keys.create(accountId, {});
+      const ping = async (token: string) => (await get(secondUrl, `/ping?key=${token}`)).status;
+      assert.equal(await ping(kept.token), 200);
+      assert.equal(await ping(changed.token), 200);
+      // This client spends its budget of unknown keys (one): its next unknown token gets 429.
+      assert.equal(await ping('guess-1'), 403);
+      assert.equal(await ping('guess-2'), 429);
+
+      await proxy.set('reset');
+      // A change the partitioned instance cannot hear: it learns of it by verifying the key again.
+      await first.meridian.keys.update(accountId, changed.id, { origins: ['example.com'] });
+      assert.equal(await ping(kept.token), 200, 'cached keys are served during the outage');
+      await proxy.set('pass');
+      // The changed key is admitted from the cache until the instance hears again and verifies it.
+      assert.ok(await until(async () => (await ping(changed.token)) !== 200, 60_000), 'the instance heard again');
+      assert.equal(await ping(changed.token), 403, 'the change, read from the database: not a 429 for an unknown key');
+      assert.equal(await ping(kept.token), 200, 'a key verified before the outage, verified again');
+    } finally {
+      await proxy.set('pass');
+      await instances.close();
+      await proxy.close();
     }
   });
 });

@@ -194,7 +194,8 @@ describe('GET /api/maps/{mapId}/static/...', () => {
 
 describe('render pool limits', () => {
   test('a render that runs past the time limit is stopped and answered 503', async () => {
-    // The map's only tile source never answers: the render waits for it until the time limit.
+    // The map's only tile source never answers: the render waits for it until the time limit. The
+    // map opens outside the source's bounds, so that the threads' warm-up draws none of its tiles.
     const asked: string[] = [];
     // Reached by the slow map whatever the load (its tiles never come), and out of the warm-up's
     // reach: at load 13-17 a cold render thread took over 3 s to start.
@@ -206,7 +207,10 @@ describe('render pool limits', () => {
       testConfig({
         maps: {
           definitions: {
-            slow: { style: { version: 8, sources: { r: { type: 'raster', tiles: [tiles], tileSize: 256 } }, layers: [{ id: 'r', type: 'raster', source: 'r' }] } as never },
+            slow: {
+              style: { version: 8, sources: { r: { type: 'raster', tiles: [tiles], tileSize: 256, bounds: [0, 0, 10, 10] } }, layers: [{ id: 'r', type: 'raster', source: 'r' }] } as never,
+              center: [-100, -40, 5],
+            },
             quick: { style: { version: 8, sources: {}, layers: [{ id: 'b', type: 'background', paint: { 'background-color': '#fff' } }] } as never },
           },
           timeoutMs: limit,
@@ -220,7 +224,8 @@ describe('render pool limits', () => {
       // map that needs no tiles, so that the slow map's render is the one the time limit stops.
       const warm = await slow.server.public.inject({ method: 'GET', url: `/api/maps/quick/static/0,0,1/64x64.png?key=${slowKey}` });
       assert.equal(warm.statusCode, 200, `the warm-up render (its thread starting within ${limit} ms): ${warm.body}`);
-      const response = await slow.server.public.inject({ method: 'GET', url: `/api/maps/slow/static/0,0,1/64x64.png?key=${slowKey}` });
+      assert.deepEqual(asked, [], 'the warm-up drew no tile of the slow map');
+      const response = await slow.server.public.inject({ method: 'GET', url: `/api/maps/slow/static/5,5,5/64x64.png?key=${slowKey}` });
       assert.equal(response.statusCode, 503, response.body);
       assert.equal(response.json().errors[0].message, `The image was not rendered within ${limit} ms`);
       assert.ok(response.headers['retry-after']);

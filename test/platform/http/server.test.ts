@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { projInfo } from '../../../src/coordinates/proj/proj.js';
-import { newAccount, startTestServer, testConfig } from '../../helpers.js';
+import { listenWarm, newAccount, startTestServer, testConfig } from '../../helpers.js';
 
 interface OpenApi {
   openapi: string;
@@ -66,7 +66,7 @@ test('the OpenAPI document is generated from the route schemas and covers every 
     const keyframe = entry.allOf!.find((part) => part.properties!.keyframes)!.properties!.keyframes!.items!;
     assert.deepEqual(keyframe.required, ['id', 'timestamp']);
     assert.equal(keyframe.properties!.id!.format, 'uuid');
-    assert.deepEqual(bodyOf('/ready').required, ['status', 'database', 'epsg', 'coordinates_cache', 'geocoding_index']);
+    assert.deepEqual(bodyOf('/ready').required, ['status', 'database', 'epsg', 'coordinates_cache', 'geocoding_index', 'render_threads']);
     assert.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKey', 'serviceToken']);
     assert.deepEqual(doc.paths['/ping']!.get!.security, [{ apiKey: [] }]);
     assert.deepEqual(doc.paths['/v1/api_keys']!.get!.security, [{ serviceToken: [] }]);
@@ -78,11 +78,19 @@ test('the OpenAPI document is generated from the route schemas and covers every 
 test('health, readiness and unknown routes answer over real HTTP', async () => {
   const server = await startTestServer();
   try {
-    const { public: url } = await server.server.listen();
+    const { public: url } = await listenWarm(server.server);
     assert.deepEqual(await (await fetch(`${url}/health`)).json(), { status: 'ok' });
     const ready = await fetch(`${url}/ready`);
     assert.equal(ready.status, 200);
-    assert.deepEqual(await ready.json(), { status: 'ok', database: server.meridian.db.kind, epsg: projInfo().epsgVersion, coordinates_cache: 'off', geocoding_index: 'off' });
+    const threads = server.meridian.config.maps.workers;
+    assert.deepEqual(await ready.json(), {
+      status: 'ok',
+      database: server.meridian.db.kind,
+      epsg: projInfo().epsgVersion,
+      coordinates_cache: 'off',
+      geocoding_index: 'off',
+      render_threads: `${threads} of ${threads} warm`,
+    });
     const missing = await fetch(`${url}/no/such/route?key=secret`);
     assert.equal(missing.status, 404);
     assert.deepEqual(await missing.json(), { errors: [{ message: 'The item does not exist' }] });
@@ -93,6 +101,7 @@ test('health, readiness and unknown routes answer over real HTTP', async () => {
 
 test('readiness is 503 when storage is unreachable', async () => {
   const server = await startTestServer();
+  await listenWarm(server.server);
   const { db } = server.meridian;
   const query = db.query;
   db.query = async () => {
@@ -101,7 +110,12 @@ test('readiness is 503 when storage is unreachable', async () => {
   try {
     const response = await server.server.public.inject({ method: 'GET', url: '/ready' });
     assert.equal(response.statusCode, 503);
-    assert.deepEqual(response.json(), { status: 'unavailable', database: db.kind }, 'exactly the fields docs/api.md lists');
+    const timeout = server.meridian.config.database.readyTimeoutMs;
+    assert.deepEqual(
+      response.json(),
+      { status: 'unavailable', reason: 'database', database: db.kind, message: `the database does not answer within ${timeout} ms` },
+      'exactly the fields docs/api.md lists',
+    );
   } finally {
     db.query = query;
     await server.close();
