@@ -95,6 +95,13 @@ function namedAfter(region: string, place: string): boolean {
   return ` ${fold(region)} `.includes(` ${fold(place)} `);
 }
 
+/** A first-level region as a context item. */
+export function regionContext(index: PlaceIndex, region: number, languages: readonly string[], countryCode: string | null): ContextItem {
+  const geonamesId = index.geonamesId[index.regions[region]!.entry]!;
+  const code = index.regions[region]!.code;
+  return { id: geonamesId ? `region.${geonamesId}` : `region.${code}`, text: regionName(index, region, languages), ref: `iso:${code}`, country_code: countryCode?.toLowerCase() ?? '' };
+}
+
 /** The context of a place or a region: its region (a place's), then its country. */
 export function contextOf(index: PlaceIndex, entry: number, languages: readonly string[]): ContextItem[] {
   const kind = index.kind[entry]!;
@@ -103,11 +110,7 @@ export function contextOf(index: PlaceIndex, entry: number, languages: readonly 
   const context: ContextItem[] = [];
   if (kind === COUNTRY) return context;
   const region = index.region[entry]!;
-  if (kind !== REGION && region !== NO_REGION) {
-    const regionEntry = index.regions[region]!.entry;
-    const geonamesId = index.geonamesId[regionEntry]!;
-    context.push({ id: geonamesId ? `region.${geonamesId}` : `region.${index.regions[region]!.code}`, text: regionName(index, region, languages), ref: `iso:${index.regions[region]!.code}`, country_code: code?.toLowerCase() ?? '' });
-  }
+  if (kind !== REGION && region !== NO_REGION) context.push(regionContext(index, region, languages, code));
   if (code !== null) context.push({ id: `country.${code}`, text: countryName(index, country, languages), ref: `iso:${code}`, country_code: code.toLowerCase() });
   return context;
 }

@@ -28,7 +28,7 @@ const feature = {
     type: { type: 'string', enum: ['Feature'] },
     id: { type: 'string', description: 'Type and id: country.CH, municipality.2657896 (GeoNames id), street.w25216933 (OpenStreetMap: n node, w way, r relation)' },
     text: { type: 'string', description: 'Name, in the first requested language the data has a name in' },
-    place_name: { type: 'string', description: 'Name with its context: "Munich, Bavaria, Germany", "Haydnstraße 5, Kirchberg an der Iller, Germany" (a region named after its place is left out: "Zürich, Switzerland")' },
+    place_name: { type: 'string', description: 'Name with its context: "Munich, Bavaria, Germany", "Haydnstraße 5, Kirchberg an der Iller, Baden-Württemberg, Germany" (a region named after its place is left out: "Zürich, Switzerland")' },
     place_type: { type: 'array', items: { type: 'string' }, description: 'country, region, municipality, locality, neighbourhood; from imported maps also street, address, poi' },
     place_type_name: { type: 'array', items: { type: 'string' } },
     relevance: { type: 'number', minimum: 0, maximum: 1, description: 'Share of the query the feature matches (1 for reverse lookups)' },

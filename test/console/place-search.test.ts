@@ -250,7 +250,7 @@ step('viewer: an address of an imported map is suggested and kept with its numbe
   const { shown, answer } = await suggest(mapBox, 'Haydnstraße 5');
   assert.deepEqual(shown, answer.map(shownAs));
   const expected = answer[0]!;
-  assert.deepEqual([expected.place_type, expected.place_name], [['address'], 'Haydnstraße 5, Kirchberg an der Iller, Germany']);
+  assert.deepEqual([expected.place_type, expected.place_name], [['address'], 'Haydnstraße 5, Kirchberg an der Iller, Baden-Württemberg, Germany']);
   await mapBox.locator('.maplibregl-ctrl-geocoder .suggestions li').first().click();
   await until(async () => {
     const [lon, lat] = (await page.evaluate('window.meridianViewer.getCenter().toArray()')) as [number, number];

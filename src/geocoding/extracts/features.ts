@@ -2,13 +2,14 @@
  * An extract's entry as the API answers it, in the shape of features.ts: a street (`place_type`
  * street, `properties.kind` road, with its `bbox`), an address (`text` its street, `address` its
  * number, `place_name` the number before the street where the country writes it so), a point of
- * interest (`properties.categories`: its class) or a place; with its place and country as context,
+ * interest (`properties.categories`: its class) or a place; with its place, region and country as context,
  * and the map it comes from.
  */
 
 import { ADDRESS, EXTRACT_KINDS, POI, STREET, type ExtractIndex } from './extract-index.js';
-import { countryName, type ContextItem, type GeocodingFeature } from '../features.js';
-import type { PlaceIndex } from '../place-index.js';
+import { countryName, regionContext, type ContextItem, type GeocodingFeature } from '../features.js';
+import { NO_REGION, type PlaceIndex } from '../place-index.js';
+import { placeAt } from '../reverse.js';
 
 /** Countries whose addresses put the number before the street (`1612 7th Street`); elsewhere after it (`Haydnstraße 5`). */
 const NUMBER_FIRST = new Set(['US', 'CA', 'GB', 'IE', 'AU', 'NZ', 'FR', 'LU', 'IN', 'ZA', 'PH', 'SG', 'MY', 'IL']);
@@ -28,12 +29,37 @@ function nameOf(index: ExtractIndex, entry: number, languages: readonly string[]
   return index.nameText[index.firstName[entry]!]!;
 }
 
-/** The entry's context: its place and its country (named from the world index, in the requested language). */
+/** Per extract, the world region of each of its contexts (NO_REGION: none), found once. */
+const regionsOf = new WeakMap<ExtractIndex, Map<number, number>>();
+
+/**
+ * The first-level region an entry lies in. Extracts carry no region (OpenStreetMap's boundaries
+ * are not kept), and the world's regions have no outlines: it is the region of the GeoNames place
+ * the point is best taken to be in (reverse.ts's placeAt), when that place is in the same country.
+ * One lookup per context of the extract (its town), taken at its first entry asked for.
+ */
+function regionOf(index: ExtractIndex, entry: number, world: PlaceIndex, country: string | null): number {
+  let regions = regionsOf.get(index);
+  if (!regions) regionsOf.set(index, (regions = new Map()));
+  const context = index.context[entry]!;
+  let region = regions.get(context);
+  if (region === undefined) {
+    const place = placeAt(world, index.lon[entry]!, index.lat[entry]!, false);
+    const sameCountry = place !== null && world.countries[world.country[place.entry]!]?.code === country;
+    region = sameCountry ? world.region[place.entry]! : NO_REGION;
+    regions.set(context, region);
+  }
+  return region;
+}
+
+/** The entry's context: its place, its region and its country (named from the world index, in the requested language). */
 function contextOf(index: ExtractIndex, entry: number, world: PlaceIndex, languages: readonly string[]): ContextItem[] {
   const { placeId, placeText, placeRef, country } = index.contexts[index.context[entry]!]!;
   const code = country?.toLowerCase() ?? '';
   const items: ContextItem[] = [];
   if (placeId !== null && placeText !== null && placeRef !== null) items.push({ id: placeId, text: placeText, ref: placeRef, country_code: code });
+  const region = regionOf(index, entry, world, country);
+  if (region !== NO_REGION) items.push(regionContext(world, region, languages, country));
   const countryNumber = country === null ? -1 : world.countries.findIndex((c) => c.code === country);
   if (countryNumber >= 0) items.push({ id: `country.${country}`, text: countryName(world, countryNumber, languages), ref: `iso:${country}`, country_code: code });
   return items;

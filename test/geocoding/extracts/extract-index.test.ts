@@ -122,7 +122,8 @@ test('addr:interpolation: a number between the ends is an address at its share o
     assert.equal(first.address, number);
     assert.equal(first.properties.accuracy, 'interpolated');
     assert.equal(first.properties.ref, 'osm:way/100');
-    assert.equal(first.place_name, `${street} ${number}, Aheim, Germany`);
+    // The fixture's towns are made up: between the town and the country comes whatever region the world places there.
+    assert.match(first.place_name, new RegExp(`^${street} ${number}, Aheim, (.+, )?Germany$`));
     const expected = along(odd, share);
     assert.ok(metres(first.center, expected) < 0.5, `${number}: ${first.center} is ${metres(first.center, expected).toFixed(2)} m from ${expected}`);
   }
@@ -155,5 +156,5 @@ test('a street through two places: one feature per place, each with its own cont
   assert.ok(Math.abs(east.bbox![0] - between) < 0.0005 && Math.abs(east.bbox![2] - 10.045) < 1e-9, `Ostdorf's part: ${east.bbox}`);
   assert.ok(metres(west.center, lonLat(20)) < metres(west.center, lonLat(21)));
   assert.ok(metres(east.center, lonLat(21)) < metres(east.center, lonLat(20)));
-  assert.equal(east.place_name, 'Lindenstraße, Ostdorf, Germany');
+  assert.match(east.place_name, /^Lindenstraße, Ostdorf, (.+, )?Germany$/);
 });

@@ -34,7 +34,7 @@ test('a street by its name, as typed: with ß or ss, Str., a typo, a prefix; one
     const [first] = body.features;
     assert.equal(first.text, 'Haydnstraße', query);
     assert.deepEqual(first.place_type, ['street'], query);
-    assert.equal(first.place_name, 'Haydnstraße, Kirchberg an der Iller, Germany', query);
+    assert.equal(first.place_name, 'Haydnstraße, Kirchberg an der Iller, Baden-Württemberg, Germany', query);
     assert.equal(first.properties.kind, 'road');
     assert.equal(first.properties.map, 'kirchberg');
     assert.equal(first.properties.country_code, 'de');
@@ -53,8 +53,8 @@ test('a street merged from its ways, named with its place: "Willow Street, Oakla
     // Each word matched: `St` as Street, Oakland as the street's place (0.9 of a word).
     assert.ok(first.relevance > 0.9 || query.startsWith('wilow'), `${query}: ${first.relevance}`);
     assert.deepEqual(first.place_type, ['street'], query);
-    assert.equal(first.place_name, 'Willow Street, Oakland, United States', query);
-    assert.deepEqual(first.context.map((item: { id: string }) => item.id.split('.')[0]), ['municipality', 'country']);
+    assert.equal(first.place_name, 'Willow Street, Oakland, California, United States', query);
+    assert.deepEqual(first.context.map((item: { id: string }) => item.id.split('.')[0]), ['municipality', 'region', 'country']);
   }
   // "St" after a name is Street: the query is a street's, so the street comes before the town of
   // Willow Street, Pennsylvania (GeoNames, 7,000 people), which the full word still finds first;
@@ -82,7 +82,7 @@ test('an address with its number before or after the street, at its building', a
     assert.deepEqual(first.place_type, ['address'], query);
     assert.equal(first.text, 'Haydnstraße');
     assert.equal(first.address, '5');
-    assert.equal(first.place_name, 'Haydnstraße 5, Kirchberg an der Iller, Germany');
+    assert.equal(first.place_name, 'Haydnstraße 5, Kirchberg an der Iller, Baden-Württemberg, Germany');
     assert.equal(first.properties.ref, `osm:way/${building.properties['@id']}`);
     // Inside the building's outline: within its box, and nearer its corners than the building is wide.
     const xs = ring.map((p) => p[0]!);
@@ -91,7 +91,7 @@ test('an address with its number before or after the street, at its building', a
   }
   const cafe = oakland().find((f) => f.properties['addr:housenumber'] === '1612')!;
   const { body } = await samples.get('/geocoding/1612%207th%20Street.json');
-  assert.equal(body.features[0].place_name, '1612 7th Street, Oakland, United States');
+  assert.equal(body.features[0].place_name, '1612 7th Street, Oakland, California, United States');
   assert.ok(metres(body.features[0].center, (cafe.geometry as Point).coordinates) < 0.5);
 });
 

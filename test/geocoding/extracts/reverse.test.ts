@@ -24,16 +24,16 @@ function onStreet(file: string, name: string): [number, number] {
   return [(a![0] + b![0]) / 2, (a![1] + b![1]) / 2];
 }
 
-test('a point on a street of each sample: that street, then its place and country', async () => {
-  for (const [file, street, place, country] of [
-    [SAMPLE_FILES.kirchberg, 'Haydnstraße', 'Kirchberg an der Iller', 'Germany'],
-    [SAMPLE_FILES['west-oakland'], 'Willow Street', 'Oakland', 'United States'],
+test('a point on a street of each sample: that street, then its place, region and country', async () => {
+  for (const [file, street, place, region, country] of [
+    [SAMPLE_FILES.kirchberg, 'Haydnstraße', 'Kirchberg an der Iller', 'Baden-Württemberg', 'Germany'],
+    [SAMPLE_FILES['west-oakland'], 'Willow Street', 'Oakland', 'California', 'United States'],
   ] as const) {
     const [lon, lat] = onStreet(file, street);
     const { status, body } = await samples.get(`/geocoding/${lon},${lat}.json?types=street,place,country`);
     assert.equal(status, 200);
     assert.deepEqual(body.features.map((f: { text: string }) => f.text), [street, place, country]);
-    assert.equal(body.features[0].place_name, `${street}, ${place}, ${country}`);
+    assert.equal(body.features[0].place_name, `${street}, ${place}, ${region}, ${country}`);
     assert.match(body.attribution, /OpenStreetMap contributors/);
   }
 });
@@ -45,7 +45,7 @@ test('a point at a building: its address first', async () => {
   const lat = ring.reduce((sum, p) => sum + p[1]!, 0) / ring.length;
   const { body } = await samples.get(`/geocoding/${lon},${lat}.json`);
   assert.deepEqual(body.features[0].place_type, ['address']);
-  assert.equal(body.features[0].place_name, 'Haydnstraße 5, Kirchberg an der Iller, Germany');
+  assert.equal(body.features[0].place_name, 'Haydnstraße 5, Kirchberg an der Iller, Baden-Württemberg, Germany');
   assert.deepEqual(body.features.at(-1).place_type, ['country']);
 });
 
