@@ -22,9 +22,11 @@
  *  - MapLibre, after each of those, for half as long: new views of its loaded page back to back
  *    (jumpTo → idle → toBlob PNG, bench/maplibre-peer.ts `sequence`): images per second, and the
  *    CPU seconds per thousand images of every Chromium process;
- *  - ours, open loop, at 50% and 80% of the highest closed-loop rate (the capacity), requests sent
- *    at Poisson arrivals whatever the answers, and at 80% once more with evenly spaced arrivals:
- *    p50 and p99 counted from each request's scheduled time, and every error and 503.
+ *  - ours, open loop, at 50% and 80% of the capacity, requests sent at Poisson arrivals whatever
+ *    the answers, and at 80% once more with evenly spaced arrivals: p50 and p99 counted from each
+ *    request's scheduled time, and every error and 503. The capacity is measured just before each
+ *    of these runs (4 clients, closed loop, half a run), since the share of the cores that the other
+ *    work on a shared machine leaves the server changes within a minute.
  *
  * Per core: ours is the capacity divided by the render threads; MapLibre's the images per second of
  * its one page (a MapLibre-based server runs one map per core). Both sides' CPU per image is the
@@ -265,8 +267,10 @@ interface Theirs {
 interface Result {
   image: string;
   closed: (Run & { clients: number; perCore: number })[];
+  /** The highest closed-loop rate. */
   capacity: number;
-  open: (Run & { share: number; arrivals: string; rate: number })[];
+  /** Each open-loop run, with the capacity measured just before it and the rate it asked at. */
+  open: (Run & { share: number; arrivals: string; capacity: number; rate: number })[];
   maplibre: Theirs;
   /** Ours against MapLibre per core: images per second (wall), and CPU per image. */
   ratio: { wall: number; cpu: number };
@@ -330,12 +334,15 @@ async function measureImage(server: Server, peerPage: PeerPage, map: string, siz
   }
   const capacity = Math.max(...closed.map((run) => run.imagesPerSecond));
 
+  // The share of the machine the server gets moves with the other work on it within a minute: each
+  // open-loop rate is a share of the capacity measured just before it, by the most clients, for half a run.
   const open: Result['open'] = [];
   for (const [i, { share, arrivals }] of OPEN_RUNS.entries()) {
-    const rate = capacity * share;
+    const probe = await server.measure(() => closedLoop(once, Math.max(...clientCounts), (seconds * 1000) / 2));
+    const rate = probe.imagesPerSecond * share;
     const run = await server.measure(() => openLoop(once, rate, seconds * 1000, arrivals, seed + 10 + i));
-    open.push({ share, arrivals, rate, ...run });
-    console.log(`  ${image}: ours, open loop at ${(share * 100).toFixed(0)}% (${rate.toFixed(1)}/s, ${arrivals}): p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, ${run.errors} errors, ${run.unavailable} 503s`);
+    open.push({ share, arrivals, capacity: probe.imagesPerSecond, rate, ...run });
+    console.log(`  ${image}: ours, open loop at ${(share * 100).toFixed(0)}% of ${probe.imagesPerSecond.toFixed(1)}/s (${rate.toFixed(1)}/s, ${arrivals}): p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, ${run.errors} errors, ${run.unavailable} 503s, server busy ${(run.cpuSeconds / run.seconds).toFixed(2)} cores`);
   }
 
   const theirSeconds = theirTurns.ms / 1000;
@@ -420,10 +427,10 @@ try {
   const ended = { date: new Date().toISOString(), uptime: uptime(), load: loadavg() };
 
   console.log(`\nload phase, ${started.date} to ${ended.date}; load average ${started.load.map(f1).join(' ')} at its start, ${ended.load.map(f1).join(' ')} at its end`);
-  console.log(`closed loop (ours, ${cores} render threads): images/s (per core), p50 / p95 / p99 ms, server CPU s per 1000 images; tile reads and cache hits should be 0`);
+  console.log(`closed loop (ours, ${cores} render threads): images/s (per core), p50 / p95 / p99 ms, server CPU s per 1000 images, cores the server kept busy; tile reads and cache hits should be 0`);
   for (const result of results) {
     for (const run of result.closed) {
-      console.log(`${result.image.padEnd(26)} ${run.clients} client(s) | ${f1(run.imagesPerSecond).padStart(6)} (${f1(run.perCore).padStart(5)}) | ${f1(run.p50).padStart(6)} ${f1(run.p95).padStart(6)} ${f1(run.p99).padStart(6)} | ${f1(run.cpuPerThousand).padStart(6)} | errors ${run.errors}, 503 ${run.unavailable}, tile reads ${run.tileMisses}, hits ${run.cacheHits}`);
+      console.log(`${result.image.padEnd(26)} ${run.clients} client(s) | ${f1(run.imagesPerSecond).padStart(6)} (${f1(run.perCore).padStart(5)}) | ${f1(run.p50).padStart(6)} ${f1(run.p95).padStart(6)} ${f1(run.p99).padStart(6)} | ${f1(run.cpuPerThousand).padStart(6)} | ${(run.cpuSeconds / run.seconds).toFixed(2)} | errors ${run.errors}, 503 ${run.unavailable}, tile reads ${run.tileMisses}, hits ${run.cacheHits}`);
     }
   }
   console.log('where a warm image spends the server\'s CPU at capacity: CPU ms per image by thread (ms per image those threads waited for a core)');
@@ -431,10 +438,10 @@ try {
     const peak = result.closed.reduce((best, run) => (run.imagesPerSecond > best.imagesPerSecond ? run : best));
     console.log(`${result.image.padEnd(26)} ${peak.clients} client(s) | ${breakdown(peak)}`);
   }
-  console.log('open loop (ours): rate asked, rate answered, p50 / p99 ms (from each request\'s due time), errors, 503s');
+  console.log('open loop (ours): capacity just before, rate asked, rate answered, p50 / p99 ms (from each request\'s due time), cores the server kept busy, errors, 503s');
   for (const result of results) {
     for (const run of result.open) {
-      console.log(`${result.image.padEnd(26)} ${String(run.share * 100).padStart(3)}% ${run.arrivals.padEnd(7)} | ${f1(run.rate).padStart(6)} ${f1(run.imagesPerSecond).padStart(6)} | ${f1(run.p50).padStart(6)} ${f1(run.p99).padStart(6)} | errors ${run.errors}, 503 ${run.unavailable}, tile reads ${run.tileMisses}`);
+      console.log(`${result.image.padEnd(26)} ${String(run.share * 100).padStart(3)}% ${run.arrivals.padEnd(7)} | ${f1(run.capacity).padStart(6)} ${f1(run.rate).padStart(6)} ${f1(run.imagesPerSecond).padStart(6)} | ${f1(run.p50).padStart(6)} ${f1(run.p99).padStart(6)} | ${(run.cpuSeconds / run.seconds).toFixed(2)} | errors ${run.errors}, 503 ${run.unavailable}, tile reads ${run.tileMisses}`);
     }
   }
   console.log('against MapLibre (one page, new views back to back): images/s, p50 ms, CPU s per 1000 images, cores busy | ours: capacity per core, CPU s per 1000 at capacity | ratio per core: wall, CPU');
