@@ -381,8 +381,10 @@ function targets(results: Result[], streets: string): { target: string; figure: 
   for (const result of results) {
     const at80 = result.open.find((run) => run.share === 0.8 && run.arrivals === 'poisson')!;
     const even80 = result.open.find((run) => run.share === 0.8 && run.arrivals === 'uniform')!;
-    rows.push({ target: `${result.image}: at 80% (Poisson) p99 ≤ 2.5x p50`, figure: `${(at80.p99 / at80.p50).toFixed(2)}x (${at80.p50.toFixed(0)} / ${at80.p99.toFixed(0)} ms)`, holds: at80.p99 <= 2.5 * at80.p50 });
-    rows.push({ target: `${result.image}: at 80% (even) p99 ≤ 2.5x p50`, figure: `${(even80.p99 / even80.p50).toFixed(2)}x (${even80.p50.toFixed(0)} / ${even80.p99.toFixed(0)} ms)`, holds: even80.p99 <= 2.5 * even80.p50 });
+    // A p50 far above one client's says the server was past its capacity (the machine's other work took it): the ratio then says little.
+    const alone = `one client's p50 ${result.closed[0]!.p50.toFixed(0)} ms`;
+    rows.push({ target: `${result.image}: at 80% (Poisson) p99 ≤ 2.5x p50`, figure: `${(at80.p99 / at80.p50).toFixed(2)}x (p50 ${at80.p50.toFixed(0)}, p99 ${at80.p99.toFixed(0)} ms; ${alone})`, holds: at80.p99 <= 2.5 * at80.p50 });
+    rows.push({ target: `${result.image}: at 80% (even) p99 ≤ 2.5x p50`, figure: `${(even80.p99 / even80.p50).toFixed(2)}x (p50 ${even80.p50.toFixed(0)}, p99 ${even80.p99.toFixed(0)} ms; ${alone})`, holds: even80.p99 <= 2.5 * even80.p50 });
     const failures = result.open.reduce((sum, run) => sum + run.errors + run.unavailable, 0);
     rows.push({ target: `${result.image}: no error, no 503 at 50% and 80%`, figure: `${failures}`, holds: failures === 0 });
   }
