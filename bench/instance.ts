@@ -18,6 +18,8 @@ export interface Instance {
   serviceToken: string;
   /** Resident memory of the server process (its worker threads included), in MiB. */
   rssMiB(): number;
+  /** The server's process id (its CPU and threads are read from /proc, see cpu.ts). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -77,6 +79,7 @@ export async function startInstance(extraEnv: NodeJS.ProcessEnv = {}): Promise<I
     base,
     serviceToken: service_token,
     rssMiB: () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024,
+    pid: child.pid!,
     /** Stops the server and removes its data directory; calling it again waits for the same stop. */
     stop() {
       stopped ??= (async () => {

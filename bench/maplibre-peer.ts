@@ -11,6 +11,8 @@
  *  - `pan`: the view moved by one pixel and back, each time jumpTo → idle → readback: a new frame of
  *    a loaded area (tiles cached, symbols placed again), what a MapLibre-based static-map server
  *    pays per request where its tile cache is warm; it reports whether any tile had to be fetched;
+ *  - `sequence`: new views one after the other, back to back, each jumpTo → idle → readback (the
+ *    load phase's throughput);
  *  - `redraw`: the same frame drawn again (`map.redraw()`, every layer) and read back: the least
  *    MapLibre can do for an image.
  * Readback is `toBlob`: the pixels read from WebGL and encoded (JPEG at quality 0.9).
@@ -68,6 +70,20 @@ window.pan = async ({ view, dx, mime }) => {
   const bytes = await readback(mime);
   return { ms: performance.now() - start, bytes };
 };
+window.sequence = async ({ views, mime, ms }) => {
+  const times = [];
+  let bytes = 0;
+  const start = performance.now();
+  for (const view of views) {
+    if (performance.now() - start >= ms) break;
+    const begun = performance.now();
+    map.jumpTo(view);
+    await settled();
+    bytes += await readback(mime);
+    times.push(performance.now() - begun);
+  }
+  return { times, bytes, ms: performance.now() - start };
+};
 window.redraw = async ({ mime }) => {
   const start = performance.now();
   map.redraw();
@@ -81,6 +97,18 @@ window.ready = true;
 export interface PeerImage {
   ms: number;
   bytes: number;
+}
+
+/** Images made back to back by the peer (`PeerPage.sequence`). */
+export interface PeerSequence {
+  /** Milliseconds of each image. */
+  times: number[];
+  /** Bytes of all the images. */
+  bytes: number;
+  /** Milliseconds from the first image's start to the last one's end. */
+  ms: number;
+  /** Tiles the page asked for meanwhile (0 when the area was loaded). */
+  fetched: number;
 }
 
 /** A MapLibre map of one style and size in its own page (its caches start cold, as the server's do). */
@@ -110,6 +138,16 @@ export class PeerPage {
     const before = this.peer.tileRequests;
     const image = await this.run('pan', { view, dx: this.offset, mime: mimeOf(format) });
     return { ...image, fetched: this.peer.tileRequests - before };
+  }
+
+  /**
+   * `views` one after the other, back to back, each jumpTo → idle → readback, for `ms` at most (or
+   * until the list ends): each image's time, their bytes, the time taken, and the tiles fetched.
+   */
+  async sequence(views: readonly PeerView[], format: 'png' | 'jpg', ms: number): Promise<PeerSequence> {
+    const before = this.peer.tileRequests;
+    const result = (await this.page.evaluate(`window.sequence(${JSON.stringify({ views, mime: mimeOf(format), ms })})`)) as Omit<PeerSequence, 'fetched'>;
+    return { ...result, fetched: this.peer.tileRequests - before };
   }
 
   /** The frame on screen drawn again and read back. */
