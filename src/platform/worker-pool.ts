@@ -76,6 +76,16 @@ export const IDLE_TIMEOUT_MS = 60_000;
 const RECENT_RUNS = 32;
 /** Threads' starts the estimate of a thread's start averages over. */
 const RECENT_STARTS = 8;
+/**
+ * Threads load their module with `import()`, never Node's synchronous `require()` of an ES module:
+ * piscina tries `require` first, and a thread terminated (its pool closed) while `require` is
+ * instantiating the module aborts the whole process (Node 20: `FATAL ERROR: v8::Module::IsGraphAsync
+ * must be used on an instantiated module`; seen when a server closed while its render threads were
+ * still starting). With `require(esm)` off, piscina's `require` fails at once and it imports.
+ * Node versions without `require(esm)` have no such flag, nor need it.
+ */
+const IMPORT_ONLY = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
+
 /** The message a thread of a `warm` pool posts once it is warm (its value: the thread's id). */
 const WARM = 'meridianWarmThread';
 
@@ -126,6 +136,7 @@ export class WorkerPool<Task, Result> {
       maxThreads: options.threads,
       idleTimeout: IDLE_TIMEOUT_MS,
       workerData: options.workerData,
+      execArgv: [...process.execArgv, ...IMPORT_ONLY],
     });
     pool.on('message', (message: unknown) => {
       const id = (message as Record<string, unknown> | null)?.[WARM];

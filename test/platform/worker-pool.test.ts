@@ -127,3 +127,13 @@ test("a task that starts a thread is estimated with the thread's start; on a war
     await naps.close();
   }
 });
+
+test("a pool's threads load their module by import(), never by Node's synchronous require(esm), whose instantiation a closing pool could cut (a fatal error for the process)", async () => {
+  const threads = new WorkerPool<void, string>({ filename: new URL('./module-loading-worker.js', import.meta.url), tasks: 'checks', threads: 1, queue: 1, timeoutMs: 60_000 });
+  try {
+    // In the thread, require() of an ES module is refused at once (ERR_REQUIRE_ESM), so piscina imports.
+    assert.equal(await threads.run(undefined, 'late'), 'ERR_REQUIRE_ESM');
+  } finally {
+    await threads.close();
+  }
+});
