@@ -11,7 +11,7 @@ import { rmSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
+import { listenWarm, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 import { writeFixtureMap, type FixtureMap } from '../maps/serve/interactive-fixture.js';
 
 const runs = Number(process.env.MERIDIAN_FUZZ_RUNS ?? 1000);
@@ -26,6 +26,8 @@ let keyId: string;
 before(async () => {
   fixture = await writeFixtureMap();
   server = await startTestServer(testConfig({ maps: { definitions: fixture.definitions as never } }));
+  // A serving instance: listening, its render threads warm, so that /ready answers as it does in service.
+  await listenWarm(server.server);
   const account = await newAccount(server.meridian);
   auth = account.auth;
   const created = await server.meridian.keys.create(account.accountId, {});

@@ -71,6 +71,18 @@ async function waitForChild(cli: ChildProcess, name: string, seen: Map<number, P
   }
 }
 
+/** Waits until a build under `home` has recorded `pid` in its ledger of programs (`<version>.partial/.children`). */
+async function untilRecorded(home: string, pid: number): Promise<void> {
+  const recorded = () =>
+    (existsSync(home) ? readdirSync(home) : [])
+      .filter((entry) => entry.endsWith('.partial'))
+      .some((entry) => {
+        const file = path.join(home, entry, '.children');
+        return existsSync(file) && readFileSync(file, 'utf8').split('\n').some((line) => line.split(' ')[0] === String(pid));
+      });
+  while (!recorded()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 test('SIGTERM while gmt or tilemaker runs ends the import and every program it started', async () => {
   const outlived: Record<string, string[]> = {};
   for (const program of ['gmt', 'tilemaker']) {
@@ -96,6 +108,10 @@ test('the next import stops what an import killed by SIGKILL left, then builds a
   const { cli, exited } = startImport(dir);
   try {
     await waitForChild(cli, 'tilemaker', seen);
+    // Killed between starting tilemaker and writing it down, the import would leave nothing to find:
+    // wait until its build's ledger (`.children` in the partial folder) names the program.
+    const tilemaker = [...seen].find(([, info]) => info.name === 'tilemaker')![0];
+    await untilRecorded(path.join(mapsDir, 'osm', 'oakland'), tilemaker);
     cli.kill('SIGKILL');
     await exited;
     const left = survivors(seen).filter(([, info]) => info.name === 'tilemaker');
