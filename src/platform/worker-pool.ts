@@ -19,7 +19,7 @@
  * Renders, weather ingests and coordinate searches each have one.
  */
 
-import { parentPort, threadId, type TransferListItem } from 'node:worker_threads';
+import { parentPort, threadId, Worker, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError, type UnavailableReason } from './errors.js';
 
@@ -83,8 +83,26 @@ const RECENT_STARTS = 8;
  * must be used on an instantiated module`; seen when a server closed while its render threads were
  * still starting). With `require(esm)` off, piscina's `require` fails at once and it imports.
  * Node versions without `require(esm)` have no such flag, nor need it.
+ *
+ * A thread given options explicitly refuses V8's (`--max-old-space-size`, `--expose-gc`: they hold
+ * for the whole process anyway), which it inherits silently otherwise; so the flag is added to the
+ * process's options only when a thread accepts them (checked once, on a thread that runs nothing),
+ * and a process started with a V8 option keeps the inherited options and piscina's `require`.
  */
-const IMPORT_ONLY = process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module') ? ['--no-experimental-require-module'] : [];
+let threadOptions: string[] | undefined | null = null;
+function execArgvOfThreads(): string[] | undefined {
+  if (threadOptions !== null) return threadOptions;
+  threadOptions = undefined;
+  if (!process.allowedNodeEnvironmentFlags.has('--no-experimental-require-module')) return threadOptions;
+  const wanted = [...process.execArgv, '--no-experimental-require-module'];
+  try {
+    void new Worker('', { eval: true, execArgv: wanted }).terminate();
+    threadOptions = wanted;
+  } catch {
+    // ERR_WORKER_INVALID_EXEC_ARGV: the process runs with an option a thread refuses.
+  }
+  return threadOptions;
+}
 
 /** The message a thread of a `warm` pool posts once it is warm (its value: the thread's id). */
 const WARM = 'meridianWarmThread';
@@ -136,7 +154,7 @@ export class WorkerPool<Task, Result> {
       maxThreads: options.threads,
       idleTimeout: IDLE_TIMEOUT_MS,
       workerData: options.workerData,
-      execArgv: [...process.execArgv, ...IMPORT_ONLY],
+      execArgv: execArgvOfThreads(),
     });
     pool.on('message', (message: unknown) => {
       const id = (message as Record<string, unknown> | null)?.[WARM];

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { test } from 'node:test';
 import { ApiError } from '../../src/platform/errors.js';
 import { WorkerPool, type TaskCost } from '../../src/platform/worker-pool.js';
+
+const run = promisify(execFile);
 
 const pool = (options: { threads: number; queue: number; timeoutMs: number; cost?: TaskCost<number> }) =>
   new WorkerPool<number, number>({ filename: new URL('./sleep-worker.js', import.meta.url), tasks: 'naps', ...options });
@@ -136,4 +140,16 @@ test("a pool's threads load their module by import(), never by Node's synchronou
   } finally {
     await threads.close();
   }
+});
+
+test('a process started with a V8 option (which a thread given options explicitly refuses) still runs its pools', async () => {
+  // The pool module in a process of its own, run with --max-old-space-size, running one nap.
+  const pool = new URL('../../src/platform/worker-pool.js', import.meta.url).href;
+  const worker = new URL('./sleep-worker.js', import.meta.url).href;
+  const script = `const { WorkerPool } = await import(${JSON.stringify(pool)});
+const naps = new WorkerPool({ filename: new URL(${JSON.stringify(worker)}), tasks: 'naps', threads: 1, queue: 1, timeoutMs: 60000 });
+console.log(await naps.run(5, 'late'));
+await naps.close();`;
+  const { stdout } = await run(process.execPath, ['--max-old-space-size=512', '--input-type=module', '-e', script]);
+  assert.equal(stdout.trim(), '5');
 });
