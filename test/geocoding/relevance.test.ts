@@ -26,11 +26,12 @@ import type { Geometry, LineString, MultiPolygon, Position } from 'geojson';
 import type { GeocodingFeature } from '../../src/geocoding/features.js';
 import { forward, distanceKm } from '../../src/geocoding/forward.js';
 import { readIndexCache, worldIndexPath } from '../../src/geocoding/index-cache.js';
-import { queryWords, type SearchOptions } from '../../src/geocoding/parameters.js';
+import { queryWords } from '../../src/geocoding/parameters.js';
 import type { PlaceIndex } from '../../src/geocoding/place-index.js';
 import { reverse } from '../../src/geocoding/reverse.js';
 import { requirePeers } from '../peers.js';
 import { metres, metresToLines, osmiumFeatures, SAMPLE_FILES, startSamplesServer, type SamplesServer } from './extracts/samples.js';
+import { searchOptions } from './search-options.js';
 
 type Sample = keyof typeof SAMPLE_FILES;
 type OsmiumFeature = ReturnType<typeof osmiumFeatures>[number];
@@ -50,17 +51,7 @@ before(async () => {
 });
 after(() => samples?.server.close());
 
-const options = (more: Partial<SearchOptions> = {}): SearchOptions => ({
-  limit: 5,
-  languages: [],
-  proximity: null,
-  bbox: null,
-  countries: null,
-  kinds: null,
-  autocomplete: true,
-  fuzzyMatch: true,
-  ...more,
-});
+const options = searchOptions;
 
 interface Case {
   query: string;

@@ -6,25 +6,16 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { distanceKm, forward } from '../../../src/geocoding/forward.js';
-import { queryWords, type SearchOptions } from '../../../src/geocoding/parameters.js';
+import { queryWords } from '../../../src/geocoding/parameters.js';
 import { buildPlaceIndex, type PlaceIndex } from '../../../src/geocoding/place-index.js';
+import { searchOptions } from '../search-options.js';
 
 let index: PlaceIndex;
 before(() => {
   index = buildPlaceIndex();
 });
 
-const options = (more: Partial<SearchOptions> = {}): SearchOptions => ({
-  limit: 5,
-  languages: [],
-  proximity: null,
-  bbox: null,
-  countries: null,
-  kinds: null,
-  autocomplete: true,
-  fuzzyMatch: true,
-  ...more,
-});
+const options = searchOptions;
 
 const VIENNA: [number, number] = [16.3738, 48.2082];
 const MOSCOW: [number, number] = [37.6173, 55.7558];

@@ -8,26 +8,17 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { forward } from '../../../src/geocoding/forward.js';
-import { queryWords, type SearchOptions } from '../../../src/geocoding/parameters.js';
+import { queryWords } from '../../../src/geocoding/parameters.js';
 import { buildPlaceIndex, type PlaceIndex } from '../../../src/geocoding/place-index.js';
 import { reverse } from '../../../src/geocoding/reverse.js';
+import { searchOptions } from '../search-options.js';
 
 let index: PlaceIndex;
 before(() => {
   index = buildPlaceIndex();
 });
 
-const options = (more: Partial<SearchOptions> = {}): SearchOptions => ({
-  limit: 5,
-  languages: [],
-  proximity: null,
-  bbox: null,
-  countries: null,
-  kinds: null,
-  autocomplete: true,
-  fuzzyMatch: true,
-  ...more,
-});
+const options = searchOptions;
 
 /** [west, south, east, north] of each region, from its extreme points. */
 const KNOWN: Record<string, { box: [number, number, number, number]; country: string; code: string; en: string }> = {
