@@ -23,6 +23,8 @@ import { MapLibrePeer, type PeerSize, type PeerView } from './maplibre-peer.js';
 import { worldMaps } from './world.js';
 
 const repeat = Number(process.env.MERIDIAN_BENCH_REPEAT ?? 5);
+/** Runs only the styles whose id (`world`, `town`) holds this, for a quick look. */
+const only = process.env.MERIDIAN_BENCH_LABELS_ONLY ?? '';
 const sizes: (PeerSize & { name: string })[] = [
   { name: '512x512', width: 512, height: 512, pixelRatio: 1 },
   { name: '1024x768@2x', width: 1024, height: 768, pixelRatio: 2 },
@@ -140,10 +142,10 @@ const subjects: Subject[] = [
   },
 ];
 try {
-  const results = await compare(subjects);
+  const results = await compare(subjects.filter((subject) => subject.id.includes(only)));
   console.log(`labels: ${repeat} warm repeats per view, the sides taking turns; milliseconds, p50`);
   console.log('style  image        | Meridian labelled  unlabelled | label cost | MapLibre pan  redraw | vs pan  vs redraw | cold: Meridian  MapLibre  ratio');
-  const rows = subjects.flatMap((subject) =>
+  const rows = subjects.filter((subject) => subject.id.includes(only)).flatMap((subject) =>
     sizes.map((size) => {
       const result = results[`${subject.id} ${size.name}`]!;
       const row = {
