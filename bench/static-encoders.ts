@@ -3,8 +3,8 @@
  * `meridian serve` process draws real static maps (`world`, and the street maps `kirchberg` and
  * `west-oakland` of the quick start), their pixels are read back (PNG is lossless: they are the
  * pixels the server encoded), and each candidate encodes every image, taking turns (each round starting
- * with the next one): sharp (libvips
- * and zlib) at several levels with and without adaptive row filters, Skia's own encoder (the
+ * with the next one): sharp (libvips, libpng and zlib-ng) at several levels with and without adaptive row
+ * filters, the same PNG written on Node's zlib at several levels, Skia's own encoder (the
  * canvas's `encode('png')`, which would save reading the pixels out of the canvas), and fast-png
  * (pure JavaScript). Time is the median of `MERIDIAN_BENCH_REPEAT` encodes; every output is decoded
  * again and must give back the same pixels, or the candidate is marked inexact.
@@ -13,6 +13,7 @@
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import { encode as fastPngEncode } from 'fast-png';
 import { existsSync, rmSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createKey, percentile, root, saveResults, startInstance, timedGet } from './instance.js';
@@ -35,11 +36,40 @@ type Encoder = (image: Image) => Promise<Buffer>;
 const sharpPng = (compressionLevel: number, adaptiveFiltering: boolean): Encoder => (image) =>
   sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } }).png({ compressionLevel, adaptiveFiltering }).toBuffer();
 
+/**
+ * PNG written on Node's zlib (Chromium's zlib, not libvips' zlib-ng): 8-bit RGBA, no row filters,
+ * one IDAT. Needs Node 20.15 for `zlib.crc32`.
+ */
+const zlibPng = (level: number): Encoder => async ({ pixels, width, height }) => {
+  const stride = width * 4;
+  const rows = Buffer.allocUnsafe((stride + 1) * height);
+  for (let y = 0; y < height; y++) {
+    rows[y * (stride + 1)] = 0;
+    pixels.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const frame = Buffer.alloc(4);
+    frame.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(typed));
+    return Buffer.concat([frame, typed, crc]);
+  };
+  const header = Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 8, 6, 0, 0, 0]);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level })), chunk('IEND', Buffer.alloc(0))]);
+};
+
 const candidates: { name: string; encode: Encoder }[] = [
-  { name: 'sharp level 2, no filters (ours)', encode: sharpPng(2, false) },
+  { name: 'sharp level 3, no filters (ours)', encode: sharpPng(3, false) },
   { name: 'sharp level 1, no filters', encode: sharpPng(1, false) },
-  { name: 'sharp level 3, no filters', encode: sharpPng(3, false) },
+  { name: 'sharp level 2, no filters', encode: sharpPng(2, false) },
   { name: 'sharp level 6, no filters', encode: sharpPng(6, false) },
+  { name: 'node:zlib level 3, no filters', encode: zlibPng(3) },
+  { name: 'node:zlib level 4, no filters', encode: zlibPng(4) },
+  { name: 'node:zlib level 6, no filters', encode: zlibPng(6) },
   { name: 'sharp level 2, adaptive filters', encode: sharpPng(2, true) },
   { name: 'sharp level 6, adaptive filters', encode: sharpPng(6, true) },
   // Only the encode is timed: a render would hand its canvas over as it is.
