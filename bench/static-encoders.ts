@@ -3,8 +3,9 @@
  * `meridian serve` process draws real static maps (`world`, and the street maps `kirchberg` and
  * `west-oakland` of the quick start), their pixels are read back (PNG is lossless: they are the
  * pixels the server encoded), and each candidate encodes every image, taking turns (each round starting
- * with the next one): sharp (libvips, libpng and zlib-ng) at several levels with and without adaptive row
- * filters, the same PNG written on Node's zlib at several levels, Skia's own encoder (the
+ * with the next one): ours (`encodePixels`: `src/maps/static/png.ts` on Node's zlib up to 512x512,
+ * sharp beyond), sharp (libvips, libpng and zlib-ng) at several levels with and without adaptive
+ * row filters, png.ts at several levels, Skia's own encoder (the
  * canvas's `encode('png')`, which would save reading the pixels out of the canvas), and fast-png
  * (pure JavaScript). Time is the median of `MERIDIAN_BENCH_REPEAT` encodes; every output is decoded
  * again and must give back the same pixels, or the candidate is marked inexact.
@@ -13,9 +14,10 @@
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import { encode as fastPngEncode } from 'fast-png';
 import { existsSync, rmSync } from 'node:fs';
-import { crc32, deflateSync } from 'node:zlib';
 import path from 'node:path';
 import sharp from 'sharp';
+import { encodePixels } from '../src/maps/static/encode.js';
+import { encodePng } from '../src/maps/static/png.js';
 import { createKey, percentile, root, saveResults, startInstance, timedGet } from './instance.js';
 import { worldMaps } from './world.js';
 
@@ -36,34 +38,11 @@ type Encoder = (image: Image) => Promise<Buffer>;
 const sharpPng = (compressionLevel: number, adaptiveFiltering: boolean): Encoder => (image) =>
   sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } }).png({ compressionLevel, adaptiveFiltering }).toBuffer();
 
-/**
- * PNG written on Node's zlib (Chromium's zlib, not libvips' zlib-ng): 8-bit RGBA, no row filters,
- * one IDAT. Needs Node 20.15 for `zlib.crc32`.
- */
-const zlibPng = (level: number): Encoder => async ({ pixels, width, height }) => {
-  const stride = width * 4;
-  const rows = Buffer.allocUnsafe((stride + 1) * height);
-  for (let y = 0; y < height; y++) {
-    rows[y * (stride + 1)] = 0;
-    pixels.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const frame = Buffer.alloc(4);
-    frame.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([frame, typed, crc]);
-  };
-  const header = Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 8, 6, 0, 0, 0]);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows, { level })), chunk('IEND', Buffer.alloc(0))]);
-};
+const zlibPng = (level: number): Encoder => async ({ pixels, width, height }) => encodePng(pixels, width, height, level);
 
 const candidates: { name: string; encode: Encoder }[] = [
-  { name: 'sharp level 3, no filters (ours)', encode: sharpPng(3, false) },
+  { name: 'ours (encodePixels)', encode: (image) => encodePixels(new Uint8ClampedArray(image.pixels.buffer, image.pixels.byteOffset, image.pixels.byteLength), image.width, image.height, 'png') },
+  { name: 'sharp level 3, no filters', encode: sharpPng(3, false) },
   { name: 'sharp level 1, no filters', encode: sharpPng(1, false) },
   { name: 'sharp level 2, no filters', encode: sharpPng(2, false) },
   { name: 'sharp level 6, no filters', encode: sharpPng(6, false) },
@@ -99,6 +78,8 @@ try {
     ['world', '10,50,3', '512x512'],
     ['world', '10,50,5', '1024x768@2x'],
     ['kirchberg', '10.0695,48.136,16', '512x512'],
+    // The size of a raster tile.
+    ['kirchberg', '10.0695,48.136,16', '256x256'],
     ['west-oakland', '-122.2885,37.8095,16', '512x512'],
     ['west-oakland', '-122.2885,37.8095,15', '1024x768@2x'],
   ];
@@ -136,7 +117,7 @@ for (const image of images) {
 
 console.log(`PNG encoders on our images: median of ${repeat} encodes each, taking turns; bytes; exact = decodes to the same pixels`);
 for (const image of images) {
-  const ours = rows.find((row) => row.image === image.name && row.encoder.endsWith('(ours)'))!;
+  const ours = rows.find((row) => row.image === image.name && row.encoder.startsWith('ours'))!;
   console.log(`\n${image.name}`);
   for (const row of rows.filter((r) => r.image === image.name)) {
     console.log(`  ${row.encoder.padEnd(34)} ${row.p50.toFixed(2).padStart(7)} ms ${(row.p50 / ours.p50).toFixed(2).padStart(5)}x  ${String(row.bytes).padStart(8)} B ${(row.bytes / ours.bytes).toFixed(2).padStart(5)}x  ${row.exact ? 'exact' : 'NOT EXACT'}`);

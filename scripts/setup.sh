@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 3) ? 0 : 1)' 2>/dev/null; then
-  echo "Meridian needs Node.js 20.3 or newer (found: $(node --version 2>/dev/null || echo none))" >&2
+if ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 15) ? 0 : 1)' 2>/dev/null; then
+  echo "Meridian needs Node.js 20.15 or newer (found: $(node --version 2>/dev/null || echo none))" >&2
   exit 1
 fi
 

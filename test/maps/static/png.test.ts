@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import fc from 'fast-check';
+import sharp from 'sharp';
+import { encodePixels } from '../../../src/maps/static/encode.js';
+import { encodePng, ZLIB_PNG_MAX_PIXELS } from '../../../src/maps/static/png.js';
+
+/** The pixels two other decoders read from a PNG: libvips/libpng (sharp) and Skia. */
+async function decoded(png: Buffer): Promise<{ libpng: Buffer; skia: Buffer; width: number; height: number }> {
+  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  assert.equal(info.channels, 4);
+  const image = await loadImage(png);
+  const ctx = createCanvas(image.width, image.height).getContext('2d');
+  ctx.drawImage(image, 0, 0);
+  const skia = Buffer.from(ctx.getImageData(0, 0, image.width, image.height).data.buffer);
+  return { libpng: data, skia, width: info.width, height: info.height };
+}
+
+function pixels(width: number, height: number, at: (x: number, y: number) => [number, number, number, number]): Uint8ClampedArray {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(at(x, y), (y * width + x) * 4);
+  return data;
+}
+
+test('an opaque image decodes to its own pixels in libpng and Skia', async () => {
+  const width = 300;
+  const height = 200;
+  const data = pixels(width, height, (x, y) => [x % 256, y % 256, (x * y) % 256, 255]);
+  const back = await decoded(encodePng(data, width, height));
+  assert.deepEqual([back.width, back.height], [width, height]);
+  assert.ok(back.libpng.equals(Buffer.from(data.buffer)));
+  assert.ok(back.skia.equals(Buffer.from(data.buffer)));
+});
+
+test('translucent and transparent pixels keep their colour and alpha (unpremultiplied in and out)', async () => {
+  const data = pixels(64, 3, (x, y) => [200, 100, 50, y === 0 ? 0 : y === 1 ? 255 : x * 4]);
+  const back = await decoded(encodePng(data, 64, 3));
+  assert.ok(back.libpng.equals(Buffer.from(data.buffer)));
+});
+
+test('any size and content round-trips', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 40 }), fc.integer(), async (width, height, seed) => {
+      let state = (seed >>> 0) % 2147483646 + 1;
+      const next = () => (state = (state * 48271) % 2147483647) & 255;
+      const data = pixels(width, height, () => [next(), next(), next(), next()]);
+      const back = await decoded(encodePng(data, width, height));
+      assert.deepEqual([back.width, back.height], [width, height]);
+      assert.ok(back.libpng.equals(Buffer.from(data.buffer)));
+    }),
+    { numRuns: 40 },
+  );
+});
+
+test('every chunk carries a CRC that a decoder checks', async () => {
+  const png = encodePng(pixels(16, 16, (x) => [x * 16, 0, 0, 255]), 16, 16);
+  await assert.doesNotReject(sharp(png).raw().toBuffer());
+  // IDAT's CRC: the four bytes before IEND (12 bytes: length, type, CRC).
+  const broken = Buffer.from(png);
+  broken[png.length - 13] = broken[png.length - 13]! ^ 0xff;
+  await assert.rejects(sharp(broken).raw().toBuffer());
+});
+
+test('pixels that are not width x height RGBA are a RangeError', () => {
+  assert.throws(() => encodePng(new Uint8ClampedArray(15), 2, 2), RangeError);
+  assert.throws(() => encodePng(new Uint8ClampedArray(0), 0, 0), RangeError);
+});
+
+test('server PNGs up to 512x512 device pixels are written by png.ts, larger ones by sharp, both to the same pixels', async () => {
+  for (const [width, height, ours] of [[512, 512, true], [513, 512, false]] as const) {
+    assert.equal(width * height <= ZLIB_PNG_MAX_PIXELS, ours);
+    const data = pixels(width, height, (x, y) => [x & 255, y & 255, 128, 255]);
+    const png = await encodePixels(data, width, height, 'png');
+    assert.equal(png.equals(encodePng(data, width, height)), ours, `${width}x${height}`);
+    assert.ok((await decoded(png)).libpng.equals(Buffer.from(data.buffer)));
+  }
+});
