@@ -114,23 +114,28 @@ export class OutlineBuffer {
     if (sharedPixels.length < w * h * 4) sharedPixels = new Uint8ClampedArray(w * h * 4);
     const out = sharedPixels.subarray(0, w * h * 4);
     const data = this.data;
-    const at = (p: number) => ((Math.floor(p / this.width) - this.y0) * w + (p % this.width) - this.x0) * 4;
-    for (const p of this.touched) {
+    const { touched, width, x0, y0 } = this;
+    // Where each touched pixel lands in `out` (byte offset), kept for clearing it again below.
+    const at = new Int32Array(touched.length);
+    for (let i = 0; i < touched.length; i++) {
+      const p = touched[i]!;
+      const y = (p / width) | 0;
+      const q = ((y - y0) * w + p - y * width - x0) * 4;
+      at[i] = q;
       const o = p * 4;
       const a = data[o + 3]!;
-      const q = at(p);
       if (a > 0) {
         out[q] = (data[o]! / a) * 255;
         out[q + 1] = (data[o + 1]! / a) * 255;
         out[q + 2] = (data[o + 2]! / a) * 255;
         out[q + 3] = a * 255;
       }
-      data.fill(0, o, o + 4);
+      data[o] = data[o + 1] = data[o + 2] = data[o + 3] = 0;
     }
     scratch.putImageData(new ImageData(out, w, h), 0, 0);
-    for (const p of this.touched) {
-      const q = at(p);
-      out.fill(0, q, q + 4);
+    for (let i = 0; i < at.length; i++) {
+      const q = at[i]!;
+      out[q] = out[q + 1] = out[q + 2] = out[q + 3] = 0;
     }
     ctx.drawImage(canvas, 0, 0, w, h, this.x0, this.y0, w, h);
     rc.release(canvas);
