@@ -11,7 +11,9 @@
  * MapLibre's warm figures are `pan` (a loaded view moved by a pixel: placed and drawn again) and
  * `redraw` (the same frame drawn again), as in static.ts.
  * Reported per style and size: what labels cost us (labelled ÷ unlabelled p50, target under 2×)
- * and how much faster than MapLibre GL JS the labelled render is (target at least 3×).
+ * and how much faster than MapLibre GL JS the labelled render is (target at least 3×); cold, also
+ * view by view (the p50 of each view's ratio, and the ratio of the totals), since the p50 of the
+ * colds alone falls between views with new tiles and views whose tiles were read already.
  */
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -121,6 +123,7 @@ async function compare(subjects: readonly Subject[]): Promise<Record<string, Row
 }
 
 const p50 = (values: number[]) => percentile(values, 50);
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const ms = (value: number) => value.toFixed(1).padStart(7);
 
 const world = await worldMaps();
@@ -144,7 +147,7 @@ const subjects: Subject[] = [
 try {
   const results = await compare(subjects.filter((subject) => subject.id.includes(only)));
   console.log(`labels: ${repeat} warm repeats per view, the sides taking turns; milliseconds, p50`);
-  console.log('style  image        | Meridian labelled  unlabelled | label cost | MapLibre pan  redraw | vs pan  vs redraw | cold: Meridian  MapLibre  ratio');
+  console.log('style  image        | Meridian labelled  unlabelled | label cost | MapLibre pan  redraw | vs pan  vs redraw | cold: Meridian  MapLibre  ratio | view by view: p50 ratio, total ratio');
   const rows = subjects.filter((subject) => subject.id.includes(only)).flatMap((subject) =>
     sizes.map((size) => {
       const result = results[`${subject.id} ${size.name}`]!;
@@ -157,10 +160,15 @@ try {
         maplibreRedraw: p50(result.maplibre.redraw),
         labelledCold: p50(result.labelled.cold),
         maplibreCold: p50(result.maplibre.cold),
+        // Each view's cold image on both sides, paired: a view's first image costs what its tiles
+        // cost, so the colds of a style fall in two groups (new tiles, tiles the view before had
+        // read), and the p50 of ten lands on whichever side of the gap the fifth one does.
+        coldRatios: result.labelled.cold.map((ours, i) => result.maplibre.cold[i]! / ours),
+        coldSumRatio: sum(result.maplibre.cold) / sum(result.labelled.cold),
       };
       const ratio = (theirs: number, ours: number) => `${(theirs / ours).toFixed(1).padStart(5)}x`;
       console.log(
-        `${row.style.padEnd(6)} ${row.image.padEnd(12)} | ${ms(row.labelled)}           ${ms(row.unlabelled)} | ${(row.labelled / row.unlabelled).toFixed(2).padStart(6)}x    | ${ms(row.maplibrePan)} ${ms(row.maplibreRedraw)} | ${ratio(row.maplibrePan, row.labelled)}  ${ratio(row.maplibreRedraw, row.labelled)}   | ${ms(row.labelledCold)}  ${ms(row.maplibreCold)}  ${ratio(row.maplibreCold, row.labelledCold)}`,
+        `${row.style.padEnd(6)} ${row.image.padEnd(12)} | ${ms(row.labelled)}           ${ms(row.unlabelled)} | ${(row.labelled / row.unlabelled).toFixed(2).padStart(6)}x    | ${ms(row.maplibrePan)} ${ms(row.maplibreRedraw)} | ${ratio(row.maplibrePan, row.labelled)}  ${ratio(row.maplibreRedraw, row.labelled)}   | ${ms(row.labelledCold)}  ${ms(row.maplibreCold)}  ${ratio(row.maplibreCold, row.labelledCold)} | ${p50(row.coldRatios).toFixed(1).padStart(5)}x  ${row.coldSumRatio.toFixed(1).padStart(5)}x`,
       );
       return row;
     }),
