@@ -2,11 +2,12 @@
  * PNG files of RGBA pixels written on Node's zlib: 8-bit RGBA, no row filters, one IDAT chunk, the
  * checksums from zlib's `crc32` (Node 20.15 or newer).
  *
- * For images up to 512x512 device pixels (static images of that size, raster tiles) this takes
- * 0.4-1.0x the time sharp takes at its best setting, for as many or fewer bytes: sharp's libvips
- * pipeline costs 1-3 ms an image before any pixel is compressed. Larger images go to sharp, whose
- * zlib-ng compresses large uniform areas (sea, empty land) 2-7x faster than Node's zlib
- * (`bench/static-encoders.ts`, docs/benchmarks.md, PNG encoders).
+ * For images up to 512x512 device pixels (static images of that size, raster tiles) this gives
+ * 2-43% fewer bytes than sharp at its best setting, in 0.9-1.1x sharp's time at its fastest (0.4x at
+ * 256x256) and a sixth to a half at its slowest: sharp's libvips pipeline took 2 to 13.5 ms for the
+ * same 512 image in runs minutes apart. Larger images go to sharp, whose zlib-ng compresses large
+ * uniform areas (sea, empty land) 4-8x faster than Node's zlib (`bench/static-encoders.ts`,
+ * docs/benchmarks.md, PNG encoders).
  */
 
 import { crc32, deflateSync } from 'node:zlib';
