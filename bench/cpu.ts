@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { readProcStat } from '../src/platform/files/proc-stat.js';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
@@ -17,16 +18,10 @@ interface Stat {
 }
 
 function statOf(pid: number): Stat | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null; // ended meanwhile
-  }
-  // The command name is in parentheses and may hold spaces: the fields after it are what counts.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 (state) of proc(5): ppid is field 4, utime..cstime fields 14-17.
-  const at = (field: number) => Number(fields[field - 3]);
+  const stat = readProcStat(`/proc/${pid}/stat`);
+  if (!stat) return null; // ended meanwhile
+  // ppid is field 4, utime..cstime fields 14-17.
+  const at = (field: number) => Number(stat.field(field));
   return { ppid: at(4), own: (at(14) + at(15)) / TICKS_PER_SECOND, children: (at(16) + at(17)) / TICKS_PER_SECOND };
 }
 
@@ -84,12 +79,12 @@ export function threadTimes(pid: number): Map<number, ThreadTimes> {
   const threads = new Map<number, ThreadTimes>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      const text = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      const stat = readProcStat(`/proc/${pid}/task/${tid}/stat`);
+      if (!stat) continue;
       const [, waited] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
       threads.set(Number(tid), {
-        name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
-        cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND,
+        name: stat.name,
+        cpu: (Number(stat.field(14)) + Number(stat.field(15))) / TICKS_PER_SECOND,
         waited: waited! / 1e9,
       });
     } catch {

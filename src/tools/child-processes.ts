@@ -20,6 +20,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { appendFileSync, readFileSync } from 'node:fs';
+import { readProcStat } from '../platform/files/proc-stat.js';
 
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** How long a program may take to exit after a forwarded signal before it is killed. */
@@ -73,15 +74,8 @@ function track(child: ChildProcess): void {
 
 /** The `starttime` of a process that is not a zombie, from /proc; null when there is none. */
 function startTime(pid: number): string | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return null;
-  }
-  // The command name, in parentheses, may hold spaces: fields are counted after its end.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return fields[0] === 'Z' ? null : fields[19]!;
+  const stat = readProcStat(`/proc/${pid}/stat`);
+  return stat === null || stat.field(3) === 'Z' ? null : stat.field(22);
 }
 
 /**

@@ -5,21 +5,18 @@
  */
 
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { defaultConfig } from '../../src/config.js';
 import { backgroundPool, CoordinatesPool } from '../../src/coordinates/pool.js';
+import { readProcStat } from '../../src/platform/files/proc-stat.js';
 
 const silentLog = { info: () => {}, warn: () => {} };
 const config = { ...defaultConfig.coordinates, workers: 1, queue: 1, timeoutMs: 300_000 };
 
 /** The nice value of each thread of this process. */
 function niceValues(): number[] {
-  return readdirSync('/proc/self/task').map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // Fields after the command (which may hold spaces) start after its closing parenthesis.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-  });
+  return readdirSync('/proc/self/task').map((tid) => Number(readProcStat(`/proc/self/task/${tid}/stat`)?.field(19)));
 }
 
 test('request threads keep the server priority; the background build thread runs at nice 10', { timeout: 300_000 }, async () => {

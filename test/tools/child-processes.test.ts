@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { before, test } from 'node:test';
+import { readProcStat } from '../../src/platform/files/proc-stat.js';
 import { importExtract } from '../../src/tools/osm/import.js';
 import { OAKLAND, requirePeers } from '../peers.js';
 import { tempDir } from '../scratch.js';
@@ -27,15 +28,8 @@ interface ProcessInfo {
 
 /** A process that is not a zombie, from /proc; null when there is none. */
 function processInfo(pid: number): ProcessInfo | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return null;
-  }
-  const name = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return fields[0] === 'Z' ? null : { parent: Number(fields[1]), name, start: fields[19]! };
+  const stat = readProcStat(`/proc/${pid}/stat`);
+  return stat === null || stat.field(3) === 'Z' ? null : { parent: Number(stat.field(4)), name: stat.name, start: stat.field(22) };
 }
 
 function childrenOf(parent: number): Map<number, ProcessInfo> {
