@@ -839,6 +839,9 @@ const NEG = 0x200;
 const VISITED = 0x400;
 const REFINED = 0x800;
 
+/** Half of each bit-plane's weight, 2^(plane - 1): where a coefficient is reconstructed within the interval its last plane leaves. */
+const HALF_PLANE = Float64Array.from({ length: 32 }, (_, plane) => 2 ** (plane - 1));
+
 /**
  * Sign contexts and XOR bits (table D.3), indexed by the states of the left, right, upper and
  * lower neighbours, 2 bits each: 0 insignificant, 1 positive, 3 negative ((flags >> 8) & 3).
@@ -931,7 +934,7 @@ class BlockDecoder {
       for (let x = 0, p = (y + 1) * W + 1; x < width; x++, p++) {
         const m = magnitude[p];
         if (m === 0) continue;
-        const middle = m + 2 ** (lastPlane[p] - 1);
+        const middle = m + HALF_PLANE[lastPlane[p]];
         const v = reversible ? Math.floor(middle) : middle * step;
         out[row + x] = flags[p] & NEG ? -v : v;
       }
@@ -1103,8 +1106,12 @@ class BlockDecoder {
     const f = this.flags;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
+      const full = y1 - y0 === 4;
       for (let x = 0; x < width; x++) {
-        for (let y = y0, p = (y0 + 1) * W + x + 1; y < y1; y++, p += W) {
+        const p0 = (y0 + 1) * W + x + 1;
+        // A stripe column with no significant neighbour anywhere has nothing to code in this pass.
+        if (full && ((f[p0] | f[p0 + W] | f[p0 + 2 * W] | f[p0 + 3 * W]) & NEIGHBOURS) === 0) continue;
+        for (let y = y0, p = p0; y < y1; y++, p += W) {
           const flags = f[p];
           if (flags & SIG || (flags & NEIGHBOURS) === 0) continue;
           const n = this.context(p, y);
@@ -1122,8 +1129,12 @@ class BlockDecoder {
     const bit = 1 << plane;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
+      const full = y1 - y0 === 4;
       for (let x = 0; x < width; x++) {
-        for (let y = y0, p = (y0 + 1) * W + x + 1; y < y1; y++, p += W) {
+        const p0 = (y0 + 1) * W + x + 1;
+        // Only significant samples are refined.
+        if (full && ((f[p0] | f[p0 + W] | f[p0 + 2 * W] | f[p0 + 3 * W]) & SIG) === 0) continue;
+        for (let y = y0, p = p0; y < y1; y++, p += W) {
           const flags = f[p];
           if ((flags & (SIG | VISITED)) !== SIG) continue;
           let set: number;
@@ -1184,7 +1195,6 @@ class BlockDecoder {
 
 function inverseWavelet(resolutions: Resolution[], bands: Float64Array[][], reversible: boolean): Float64Array {
   let current = bands[0][0];
-  let line = new Float64Array(0);
   for (let r = 1; r < resolutions.length; r++) {
     const res = resolutions[r];
     const previous = resolutions[r - 1];
@@ -1202,57 +1212,51 @@ function inverseWavelet(resolutions: Resolution[], bands: Float64Array[][], reve
     const lhWidth = bLH.x1 - bLH.x0;
     const hhWidth = bHH.x1 - bHH.x0;
     // Interleave: even absolute coordinates take low-pass samples, odd ones high-pass samples.
+    const evenFirst = res.x0 & 1;
     for (let j = 0; j < h; j++) {
       const v = res.y0 + j;
       const lowRow = (v & 1) === 0;
       const sr = lowRow ? v / 2 - previous.y0 : (v - 1) / 2 - bLH.y0;
-      for (let i = 0; i < w; i++) {
-        const u = res.x0 + i;
-        let value: number;
-        if ((u & 1) === 0) {
-          const sc = u / 2 - (lowRow ? previous.x0 : bLH.x0);
-          value = lowRow ? current[sr * llWidth + sc] : lh[sr * lhWidth + sc];
-        } else {
-          const sc = (u - 1) / 2 - (lowRow ? bHL.x0 : bHH.x0);
-          value = lowRow ? hl[sr * hlWidth + sc] : hh[sr * hhWidth + sc];
-        }
-        out[j * w + i] = value;
-      }
+      // Sample i of the row is column u = res.x0 + i, from column u / 2 (even) or (u - 1) / 2 (odd) of its band.
+      const evenBand = lowRow ? current : lh;
+      const evenAt = lowRow ? sr * llWidth - previous.x0 : sr * lhWidth - bLH.x0;
+      const oddBand = lowRow ? hl : hh;
+      const oddAt = lowRow ? sr * hlWidth - bHL.x0 : sr * hhWidth - bHH.x0;
+      const row = j * w;
+      for (let i = evenFirst; i < w; i += 2) out[row + i] = evenBand[evenAt + (res.x0 + i) / 2];
+      for (let i = 1 - evenFirst; i < w; i += 2) out[row + i] = oddBand[oddAt + (res.x0 + i - 1) / 2];
     }
-    if (line.length < Math.max(w, h)) line = new Float64Array(Math.max(w, h));
     const filter = reversible ? inverse53 : inverse97;
-    for (let j = 0; j < h; j++) {
-      const row = out.subarray(j * w, (j + 1) * w);
-      filter(row, w, res.x0 & 1);
-    }
-    if (h > 1 || (res.y0 & 1) === 1) {
-      for (let i = 0; i < w; i++) {
-        for (let j = 0; j < h; j++) line[j] = out[j * w + i];
-        filter(line, h, res.y0 & 1);
-        for (let j = 0; j < h; j++) out[j * w + i] = line[j];
-      }
-    }
+    // Rows one by one, then the columns all together: a row of the image at a time, in order.
+    for (let j = 0; j < h; j++) filter(out, j * w, w, 1, 1, res.x0 & 1);
+    if (h > 1 || (res.y0 & 1) === 1) filter(out, 0, h, w, w, res.y0 & 1);
     current = out;
   }
   return current;
 }
 
+// The synthesis filters run over `count` signals side by side, sample k of signal v at
+// x[base + k * stride + v]: a row is one signal (stride 1), the columns of a w-wide image are w
+// signals (stride w), whose lifting steps then read and write whole rows. Whole-sample symmetric
+// extension at both ends: sample -1 is sample 1, sample n is sample n - 2.
+
 /** Reversible 5/3 synthesis in place; `odd` is the parity of the first absolute coordinate. */
-function inverse53(x: Float64Array, n: number, odd: number): void {
+function inverse53(x: Float64Array, base: number, n: number, stride: number, count: number, odd: number): void {
   if (n === 1) {
-    if (odd) x[0] /= 2;
+    if (odd) for (let v = 0; v < count; v++) x[base + v] /= 2;
     return;
   }
-  // Whole-sample symmetric extension: x[-1] = x[1], x[n] = x[n - 2].
   for (let k = odd; k < n; k += 2) {
-    const left = k > 0 ? x[k - 1] : x[k + 1];
-    const right = k + 1 < n ? x[k + 1] : x[k - 1];
-    x[k] -= Math.floor((left + right + 2) / 4);
+    const at = base + k * stride;
+    const left = base + (k > 0 ? k - 1 : k + 1) * stride;
+    const right = base + (k + 1 < n ? k + 1 : k - 1) * stride;
+    for (let v = 0; v < count; v++) x[at + v] -= Math.floor((x[left + v] + x[right + v] + 2) / 4);
   }
   for (let k = 1 - odd; k < n; k += 2) {
-    const left = k > 0 ? x[k - 1] : x[k + 1];
-    const right = k + 1 < n ? x[k + 1] : x[k - 1];
-    x[k] += Math.floor((left + right) / 2);
+    const at = base + k * stride;
+    const left = base + (k > 0 ? k - 1 : k + 1) * stride;
+    const right = base + (k + 1 < n ? k + 1 : k - 1) * stride;
+    for (let v = 0; v < count; v++) x[at + v] += Math.floor((x[left + v] + x[right + v]) / 2);
   }
 }
 
@@ -1263,20 +1267,21 @@ const DELTA = 0.443506852043971;
 const K = 1.230174104914001;
 
 /** Irreversible 9/7 synthesis in place (F.3.8.2): scaling, then four lifting steps. */
-function inverse97(x: Float64Array, n: number, odd: number): void {
+function inverse97(x: Float64Array, base: number, n: number, stride: number, count: number, odd: number): void {
   if (n === 1) {
-    if (odd) x[0] /= 2;
+    if (odd) for (let v = 0; v < count; v++) x[base + v] /= 2;
     return;
   }
   const even = odd;
   const oddStart = 1 - odd;
-  for (let k = even; k < n; k += 2) x[k] *= K;
-  for (let k = oddStart; k < n; k += 2) x[k] /= K;
+  for (let k = even; k < n; k += 2) for (let v = 0, at = base + k * stride; v < count; v++) x[at + v] *= K;
+  for (let k = oddStart; k < n; k += 2) for (let v = 0, at = base + k * stride; v < count; v++) x[at + v] /= K;
   const lift = (start: number, c: number) => {
     for (let k = start; k < n; k += 2) {
-      const left = k > 0 ? x[k - 1] : x[k + 1];
-      const right = k + 1 < n ? x[k + 1] : x[k - 1];
-      x[k] -= c * (left + right);
+      const at = base + k * stride;
+      const left = base + (k > 0 ? k - 1 : k + 1) * stride;
+      const right = base + (k + 1 < n ? k + 1 : k - 1) * stride;
+      for (let v = 0; v < count; v++) x[at + v] -= c * (x[left + v] + x[right + v]);
     }
   };
   lift(even, DELTA);
