@@ -22,6 +22,9 @@ const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const CHUNK_FRAME = 12;
 const HEADER_LENGTH = 13;
 
+/** The filtered rows of the last image (deflateSync reads them before encodePng returns). */
+let rowsBuffer = Buffer.alloc(0);
+
 /** `pixels`: width × height RGBA, unpremultiplied, row after row (as `getImageData` reads them). */
 export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, level = ZLIB_PNG_LEVEL): Buffer {
   const stride = width * 4;
@@ -29,8 +32,12 @@ export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number,
     throw new RangeError(`${pixels.byteLength} bytes are not ${width}x${height} RGBA pixels`);
   }
   const source = Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-  // Each row behind its filter byte, 0 (none).
-  const rows = Buffer.allocUnsafe((stride + 1) * height);
+  // Each row behind its filter byte, 0 (none), in a buffer kept from one image to the next: a new
+  // one each time is memory the kernel hands out and zeroes page by page as the rows are copied in
+  // (1.6 ms of a 512x512 image in a CPU profile of the render thread, against 0.1 ms for the copy).
+  const length = (stride + 1) * height;
+  if (rowsBuffer.length < length) rowsBuffer = Buffer.allocUnsafe(length);
+  const rows = rowsBuffer.subarray(0, length);
   for (let y = 0, at = 0; y < height; y++, at += stride + 1) {
     rows[at] = 0;
     source.copy(rows, at + 1, y * stride, (y + 1) * stride);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { inflateSync } from 'node:zlib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import fc from 'fast-check';
 import sharp from 'sharp';
@@ -60,6 +61,24 @@ test('every chunk carries a CRC that a decoder checks', async () => {
   const broken = Buffer.from(png);
   broken[png.length - 13] = broken[png.length - 13]! ^ 0xff;
   await assert.rejects(sharp(broken).raw().toBuffer());
+});
+
+test('the image data holds exactly its rows, each behind a filter byte, also when a larger image came before', () => {
+  // Decoders stop at the last row and ignore what follows, so this reads the compressed data itself.
+  const imageData = (png: Buffer): Buffer => {
+    const parts: Buffer[] = [];
+    for (let at = 8; at < png.length; ) {
+      const length = png.readUInt32BE(at);
+      if (png.toString('latin1', at + 4, at + 8) === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + length));
+      at += 12 + length;
+    }
+    return inflateSync(Buffer.concat(parts));
+  };
+  for (const [width, height] of [[40, 30], [7, 3], [40, 30]] as const) {
+    const data = pixels(width, height, (x, y) => [x, y, width, 255]);
+    const rows = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.concat([Buffer.from([0]), Buffer.from(data.buffer, y * width * 4, width * 4)])));
+    assert.ok(imageData(encodePng(data, width, height)).equals(rows), `${width}x${height}`);
+  }
 });
 
 test('pixels that are not width x height RGBA are a RangeError', () => {
