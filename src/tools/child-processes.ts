@@ -3,10 +3,11 @@
  *
  * A signal sent to the command's process alone (`kill PID`, a supervisor stopping it) does not
  * reach its children: they are re-parented and go on writing into a partial folder the next
- * import deletes. So while any runs, SIGINT, SIGTERM and SIGHUP are forwarded to each, and once
- * they have exited the signal is raised again, so that the command ends as the signal meant. A
- * program that outlives the forwarded signal by five seconds, or a second signal, gets SIGKILL; so
- * does every program still running when the command exits any other way. After a terminating
+ * import deletes. So from the first program's start on, SIGINT, SIGTERM and SIGHUP are caught:
+ * while any program runs they are forwarded to each, and once those have exited the signal is
+ * raised again, so that the command ends as the signal meant (between programs, at once). A program
+ * that outlives the forwarded signal by five seconds, or a second signal, gets SIGKILL; so does
+ * every program still running when the command exits any other way. After a terminating
  * signal no new program starts, so a build cannot start its next step meanwhile. The programs stay
  * in the command's process group, so that a terminal's Ctrl-C and Ctrl-Z reach them as they reach
  * the command (none of them starts programs of its own).
@@ -38,12 +39,26 @@ function signalAll(signal: NodeJS.Signals): void {
   for (const child of live) child.kill(signal);
 }
 
+/** Ends the command by `signal`: with no listener left, the signal's default action ends it. */
+function raise(signal: NodeJS.Signals): void {
+  clearTimeout(escalation);
+  watch(false);
+  process.kill(process.pid, signal);
+}
+
 function onSignal(signal: NodeJS.Signals): void {
   if (stopping !== null) {
     signalAll('SIGKILL');
     return;
   }
   stopping = signal;
+  if (live.size === 0) {
+    // Between two programs it ends the command at once, as it would without this listener (unless
+    // another listener, which was given it too, keeps the command running).
+    if (process.listenerCount(signal) === 1) raise(signal);
+    else watch(false);
+    return;
+  }
   signalAll(signal);
   escalation = setTimeout(() => signalAll('SIGKILL'), graceMs);
 }
@@ -52,23 +67,28 @@ function onExit(): void {
   signalAll('SIGKILL');
 }
 
+let watching = false;
+
+/**
+ * Catches the signals from before the first program starts until the command stops on one. Not
+ * only while programs run: a signal that came while `spawn` was starting one (the program already
+ * running, not yet in `live`) would have met the default action and left it running; and one that
+ * came just before the last program's exit was handled would have been dropped unhandled with the
+ * listener removed on that exit (Node delivers both through the same queue), so the command would
+ * have gone on to its next step.
+ */
 function watch(on: boolean): void {
+  if (watching === on) return;
+  watching = on;
   for (const signal of forwarded) process[on ? 'on' : 'off'](signal, onSignal);
   process[on ? 'on' : 'off']('exit', onExit);
 }
 
 function track(child: ChildProcess): void {
-  if (live.size === 0) watch(true);
   live.add(child);
   child.once('exit', () => {
     live.delete(child);
-    if (live.size > 0) return;
-    watch(false);
-    if (stopping !== null) {
-      clearTimeout(escalation);
-      // With no listener left, the signal's default action ends the command.
-      process.kill(process.pid, stopping);
-    }
+    if (live.size === 0 && stopping !== null) raise(stopping);
   });
 }
 
@@ -84,6 +104,7 @@ function startTime(pid: number): string | null {
  */
 export function spawnTool(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   if (stopping !== null) throw new Error(`not starting ${command}: the command is stopping on ${stopping}`);
+  watch(true);
   const child = spawn(command, args, options);
   // Without a pid it did not start; its 'error' event says why.
   if (child.pid === undefined) return child;
