@@ -1,14 +1,15 @@
 /**
  * The programs `meridian maps import` runs die with it (issue 31, item 4): a real import of West
  * Oakland is killed while gmt, then tilemaker, runs; and after one killed by SIGKILL (which no
- * process can forward), the next import of the same maps stops what it left.
+ * process can forward), the next import of the same maps stops what it left. And SIGTERM timed
+ * against `spawn` itself: as it returns a started program, and as a program's exit is reported.
  */
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { before, test } from 'node:test';
 import { readProcStat } from '../../src/platform/files/proc-stat.js';
 import { importExtract } from '../../src/tools/osm/import.js';
@@ -18,6 +19,9 @@ import { tempDir } from '../scratch.js';
 before(() => requirePeers('osmSamples', 'gshhgFull'));
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/meridian.js');
+const compiled = (file: string) => pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..', file)).href;
+const moduleUrl = compiled('src/tools/child-processes.js');
+const procStatUrl = compiled('src/platform/files/proc-stat.js');
 
 interface ProcessInfo {
   parent: number;
@@ -123,4 +127,64 @@ test('the next import stops what an import killed by SIGKILL left, then builds a
     cli.kill('SIGKILL');
     for (const [pid] of survivors(seen)) process.kill(pid, 'SIGKILL');
   }
+});
+
+/**
+ * A command that starts `command` by `spawnTool`, then `true` as its next step once that has ended,
+ * and is sent SIGTERM at a set point of the first start, through Node's `spawn` wrapped
+ * (`syncBuiltinESMExports`): `started`, as `spawn` returns (the program runs, `spawnTool` has not
+ * seen it yet); `exited`, as the program's exit is reported, before `spawnTool` hears of it.
+ * Resolves with how the command ended and the program's pid and start time (read while it ran).
+ */
+async function signalledDuringSpawn(point: 'started' | 'exited', command: string, args: string[]) {
+  const code = `
+    import { createRequire, syncBuiltinESMExports } from 'node:module';
+    import { writeSync } from 'node:fs';
+    const { readProcStat } = await import(${JSON.stringify(procStatUrl)});
+    const childProcess = createRequire(import.meta.url)('node:child_process');
+    const spawn = childProcess.spawn;
+    let first = true;
+    childProcess.spawn = (...args) => {
+      const child = spawn(...args);
+      if (!first) return child;
+      first = false;
+      writeSync(1, child.pid + ' ' + readProcStat('/proc/' + child.pid + '/stat').field(22) + '\\n');
+      if (${JSON.stringify(point)} === 'started') process.kill(process.pid, 'SIGTERM');
+      else child.once('exit', () => process.kill(process.pid, 'SIGTERM'));
+      return child;
+    };
+    syncBuiltinESMExports();
+    const { spawnTool } = await import(${JSON.stringify(moduleUrl)});
+    spawnTool(${JSON.stringify(command)}, ${JSON.stringify(args)}, { stdio: 'ignore' }).once('close', () => {
+      try {
+        spawnTool('true', [], { stdio: 'ignore' });
+      } catch {
+        // Stopping: no next step.
+      }
+    });
+  `;
+  const cli = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  cli.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  const ended = await new Promise<NodeJS.Signals | number | null>((resolve) => cli.once('close', (code, signal) => resolve(signal ?? code)));
+  const [pid, start] = stdout.trim().split(' ');
+  return { ended, pid: Number(pid), start };
+}
+
+test('a SIGTERM that comes while spawn starts a program ends the command and that program', async (t) => {
+  // `sleep` runs until it is killed: the program outlives the command unless the signal reaches it.
+  const { ended, pid, start } = await signalledDuringSpawn('started', 'sleep', ['3600']);
+  const outlived = () => processInfo(pid)?.start === start;
+  t.after(() => {
+    if (outlived()) process.kill(pid, 'SIGKILL');
+  });
+  assert.ok(pid > 0 && start !== undefined && start !== '', 'the program started');
+  assert.equal(ended, 'SIGTERM', 'the command ends by the signal');
+  assert.equal(outlived(), false, 'the program outlived the command');
+});
+
+test('a SIGTERM that comes as the last program exits ends the command, not dropped with the listener', async () => {
+  const { ended } = await signalledDuringSpawn('exited', 'true', []);
+  // Lost, the signal would let the command run its next step and exit with 0.
+  assert.equal(ended, 'SIGTERM', 'the command ends by the signal');
 });
