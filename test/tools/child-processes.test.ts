@@ -110,12 +110,14 @@ test('the next import stops what an import killed by SIGKILL left, then builds a
     // wait until its build's ledger (`.children` in the partial folder) names the program.
     const tilemaker = [...seen].find(([, info]) => info.name === 'tilemaker')![0];
     await untilRecorded(path.join(mapsDir, 'osm', 'oakland'), tilemaker);
+    // Stopped, it cannot end on its own while the next import runs, as a long one would not; nor
+    // die of SIGPIPE writing its progress into the pipe of the killed command (it did, before the
+    // check below at times). A forwarded SIGKILL would still end it.
+    process.kill(tilemaker, 'SIGSTOP');
     cli.kill('SIGKILL');
     await exited;
     const left = survivors(seen).filter(([, info]) => info.name === 'tilemaker');
     assert.equal(left.length, 1, 'SIGKILL cannot be forwarded: tilemaker outlives the command');
-    // Stopped, it cannot end on its own while the next import runs, as a long one would not.
-    process.kill(left[0]![0], 'SIGSTOP');
 
     const result = await importExtract(OAKLAND, { mapsDir, id: 'oakland' });
     assert.deepEqual(survivors(seen), [], 'the leftover tilemaker was stopped');
