@@ -9,7 +9,8 @@
  * in the halo colour, a ring around the glyph edges as MapLibre's is; text-halo-blur softens it with a blur filter of that many pixels. MapLibre
  * also clamps very wide halos to its SDF's range (about 8 px at 24 px); that clamp is left out.
  * Each label's halo is drawn once, on a canvas of its own, for an origin at the middle of a device
- * pixel, and kept (32 MiB of them per thread); it is put on the map at the label's own origin,
+ * pixel, and kept (32 MiB of them per thread), as a decoded Image once one is made (Skia draws a
+ * canvas at several times an Image's cost: 30-40 against 5 µs a label); it is put on the map at the label's own origin,
  * Skia's bilinear sampling carrying the fraction of a pixel between the two. Skia filling the
  * stroked outlines (about 0.3 ms a label) was most of what labels cost: kept by label rather than
  * by label and place within the pixel, a halo serves every view that shows the label, not only
@@ -21,7 +22,7 @@
  * icon-color and their halo (sdf-icon.ts).
  */
 
-import { createCanvas, Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { createCanvas, Path2D, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../paint/context.js';
 import { cssColor } from '../style/properties.js';
@@ -29,6 +30,7 @@ import type { RenderLayer } from '../style/style.js';
 import type { DrawnGlyph, DrawnIcon, DrawnText, SymbolPlacement } from './placement.js';
 import { renderSdfIcon } from './sdf-icon.js';
 import { Lru } from '../../platform/lru.js';
+import { decodedCopy } from '../paint/decoded-copy.js';
 
 /** Rendered SDF icons per image, by everything their pixels depend on. */
 const sdfCache = new WeakMap<Canvas, Lru<string, ReturnType<typeof renderSdfIcon>>>();
@@ -97,13 +99,14 @@ const HALO_ORIGIN = 0.5;
 
 /** A label's halo drawn alone for an origin at (HALO_ORIGIN, HALO_ORIGIN), to be put at (x, y) device px from its origin less HALO_ORIGIN. */
 interface HaloImage {
-  readonly canvas: Canvas;
+  /** Its canvas, until the decoded copy that Skia draws several times faster is ready (decoded-copy.ts). */
+  source: Canvas | Image;
   readonly x: number;
   readonly y: number;
 }
 
 /** Halos drawn lately, by label and everything else their pixels depend on (not the origin's place within its pixel). */
-const haloCache = new Lru<string, HaloImage | null>(16384, { maxWeight: 32 * 1024 * 1024, weigh: (halo) => (halo ? halo.canvas.width * halo.canvas.height * 4 : 0) });
+const haloCache = new Lru<string, HaloImage | null>(16384, { maxWeight: 32 * 1024 * 1024, weigh: (halo) => (halo ? halo.source.width * halo.source.height * 4 : 0) });
 
 function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRatio: number): void {
   if (!(text.haloWidth > 0)) return;
@@ -114,12 +117,29 @@ function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRa
   const blur = text.haloBlur > 0 ? text.haloBlur * pixelRatio : 0;
   const key = `${paths.id} ${width} ${blur} ${color}`;
   let halo = haloCache.get(key);
-  if (halo === undefined) halo = haloCache.set(key, haloImage(paths.all, width, blur, color));
+  if (halo === undefined) {
+    halo = haloCache.set(key, haloImage(paths.all, width, blur, color));
+    if (halo) keepDecoded(halo);
+  }
   if (!halo) return;
   // Drawn for an origin at the middle of a pixel, put where the label's origin is: the image
   // lands within half a pixel of the grid either way, so sampling spreads no edge wider than that.
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(halo.canvas, text.origin.x * pixelRatio - HALO_ORIGIN + halo.x, text.origin.y * pixelRatio - HALO_ORIGIN + halo.y);
+  ctx.drawImage(halo.source, text.origin.x * pixelRatio - HALO_ORIGIN + halo.x, text.origin.y * pixelRatio - HALO_ORIGIN + halo.y);
+}
+
+/**
+ * Swaps a new halo's canvas for its decoded copy once that is ready. The copy is made on a later
+ * turn of the event loop, not in the middle of drawing the image that made the halo, and decoded on
+ * libuv's threads. Should it fail, the canvas stays.
+ */
+function keepDecoded(halo: HaloImage): void {
+  setImmediate(() => {
+    decodedCopy(halo.source as Canvas).then(
+      (image) => (halo.source = image),
+      () => {},
+    );
+  });
 }
 
 /** The halo of the glyph outlines `path` for an origin at HALO_ORIGIN within its device pixel; null when it covers nothing. */
@@ -139,7 +159,7 @@ function haloImage(path: Path2D, width: number, blur: number, color: string): Ha
   // Like MapLibre's halo, a ring: the inside of the glyphs is left to the text (which may be translucent).
   if (!(blur > 0)) {
     ctx.stroke(path);
-    return { canvas, x, y };
+    return { source: canvas, x, y };
   }
   // A blur filter would make Skia draw the label through a layer the size of the whole canvas; a
   // shadow blurs only the stroke's own mask. The stroke goes far off the canvas and its shadow, of a
@@ -149,7 +169,7 @@ function haloImage(path: Path2D, width: number, blur: number, color: string): Ha
   ctx.shadowOffsetX = SHADOW_SHIFT;
   ctx.translate(-SHADOW_SHIFT, 0);
   ctx.stroke(path);
-  return { canvas, x, y };
+  return { source: canvas, x, y };
 }
 
 /** How far off the image a blurred halo's stroke is drawn, in device pixels (beyond any image). */
