@@ -9,7 +9,7 @@
  * in the halo colour, a ring around the glyph edges as MapLibre's is; text-halo-blur softens it with a blur filter of that many pixels. MapLibre
  * also clamps very wide halos to its SDF's range (about 8 px at 24 px); that clamp is left out.
  * Each label's halo is drawn once, on a canvas of its own, for an origin at the middle of a device
- * pixel, and kept (32 MiB of them per thread), as a decoded Image once one is made (Skia draws a
+ * pixel, and kept (32 MiB of them per thread), as a decoded Image once it is drawn again (Skia draws a
  * canvas at several times an Image's cost: 30-40 against 5 µs a label); it is put on the map at the label's own origin,
  * Skia's bilinear sampling carrying the fraction of a pixel between the two. Skia filling the
  * stroked outlines (about 0.3 ms a label) was most of what labels cost: kept by label rather than
@@ -101,6 +101,8 @@ const HALO_ORIGIN = 0.5;
 interface HaloImage {
   /** Its canvas, until the decoded copy that Skia draws several times faster is ready (decoded-copy.ts). */
   source: Canvas | Image;
+  /** Whether the copy was asked for: once the halo is drawn a second time. */
+  copying: boolean;
   readonly x: number;
   readonly y: number;
 }
@@ -117,10 +119,8 @@ function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRa
   const blur = text.haloBlur > 0 ? text.haloBlur * pixelRatio : 0;
   const key = `${paths.id} ${width} ${blur} ${color}`;
   let halo = haloCache.get(key);
-  if (halo === undefined) {
-    halo = haloCache.set(key, haloImage(paths.all, width, blur, color));
-    if (halo) keepDecoded(halo);
-  }
+  if (halo === undefined) halo = haloCache.set(key, haloImage(paths.all, width, blur, color));
+  else if (halo && !halo.copying) keepDecoded(halo);
   if (!halo) return;
   // Drawn for an origin at the middle of a pixel, put where the label's origin is: the image
   // lands within half a pixel of the grid either way, so sampling spreads no edge wider than that.
@@ -129,11 +129,14 @@ function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRa
 }
 
 /**
- * Swaps a new halo's canvas for its decoded copy once that is ready. The copy is made on a later
- * turn of the event loop, not in the middle of drawing the image that made the halo, and decoded on
- * libuv's threads. Should it fail, the canvas stays.
+ * Swaps a halo's canvas for its decoded copy once that is ready. Asked for when the halo is drawn
+ * again, not when it is made: where every view has its own zoom (and so its own text sizes), most
+ * halos are drawn once, and copying those would only cost. The copy is made on a later turn of the
+ * event loop, not in the middle of drawing an image, and decoded on libuv's threads. Should it
+ * fail, the canvas stays.
  */
 function keepDecoded(halo: HaloImage): void {
+  halo.copying = true;
   setImmediate(() => {
     decodedCopy(halo.source as Canvas).then(
       (image) => (halo.source = image),
@@ -159,7 +162,7 @@ function haloImage(path: Path2D, width: number, blur: number, color: string): Ha
   // Like MapLibre's halo, a ring: the inside of the glyphs is left to the text (which may be translucent).
   if (!(blur > 0)) {
     ctx.stroke(path);
-    return { source: canvas, x, y };
+    return { source: canvas, copying: false, x, y };
   }
   // A blur filter would make Skia draw the label through a layer the size of the whole canvas; a
   // shadow blurs only the stroke's own mask. The stroke goes far off the canvas and its shadow, of a
@@ -169,7 +172,7 @@ function haloImage(path: Path2D, width: number, blur: number, color: string): Ha
   ctx.shadowOffsetX = SHADOW_SHIFT;
   ctx.translate(-SHADOW_SHIFT, 0);
   ctx.stroke(path);
-  return { source: canvas, x, y };
+  return { source: canvas, copying: false, x, y };
 }
 
 /** How far off the image a blurred halo's stroke is drawn, in device pixels (beyond any image). */
