@@ -6,15 +6,11 @@
 
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { VectorTile as MvtTile } from '@mapbox/vector-tile';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { PbfReader } from 'pbf';
-import { tileRing, type RasterTile, type TileFeature, type TileLayer, type VectorTile } from './source.js';
+import { readMvt, type PromoteId } from './mvt.js';
+import type { RasterTile, VectorTile } from './source.js';
 
 const gunzipAsync = promisify(gunzip);
-
-/** Which property becomes the feature id: one for every layer, or one per layer (MapLibre's promoteId). */
-export type PromoteId = string | Record<string, string>;
 
 export function isGzip(bytes: Uint8Array): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -22,27 +18,7 @@ export function isGzip(bytes: Uint8Array): boolean {
 
 export async function decodeVector(bytes: Uint8Array, promoteId?: PromoteId): Promise<VectorTile> {
   const raw = isGzip(bytes) ? new Uint8Array(await gunzipAsync(bytes)) : bytes;
-  const mvt = new MvtTile(new PbfReader(raw));
-  const layers = new Map<string, TileLayer>();
-  for (const [name, layer] of Object.entries(mvt.layers)) {
-    const idProperty = typeof promoteId === 'string' ? promoteId : promoteId?.[name];
-    const features: TileFeature[] = [];
-    for (let i = 0; i < layer.length; i++) {
-      const feature = layer.feature(i);
-      // Type 0 (unknown geometry) has no drawing in MapLibre either.
-      if (feature.type === 0) continue;
-      const promoted = idProperty === undefined ? undefined : feature.properties[idProperty];
-      const id = typeof promoted === 'number' || typeof promoted === 'string' ? promoted : feature.id;
-      features.push({
-        ...(id === undefined ? {} : { id }),
-        type: feature.type,
-        properties: feature.properties,
-        geometry: feature.loadGeometry().map(tileRing),
-      });
-    }
-    layers.set(name, { extent: layer.extent, features });
-  }
-  return { kind: 'vector', layers };
+  return { kind: 'vector', layers: readMvt(raw, promoteId) };
 }
 
 export async function decodeRaster(bytes: Uint8Array): Promise<RasterTile> {

@@ -11,7 +11,8 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { TileCache } from './cache.js';
-import { decodeRaster, decodeVector, isGzip, type PromoteId } from './decode.js';
+import { decodeRaster, decodeVector, isGzip } from './decode.js';
+import type { PromoteId } from './mvt.js';
 import type { Log } from './log.js';
 import { sliceVectorTile } from './overzoom.js';
 import type { MapSource, SourceKind, Tile, TileData, TileFormat, VectorLayer } from './source.js';
