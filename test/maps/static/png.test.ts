@@ -7,9 +7,9 @@ import sharp from 'sharp';
 import { encodePixels } from '../../../src/maps/static/encode.js';
 import { encodePng, ZLIB_PNG_MAX_PIXELS } from '../../../src/maps/static/png.js';
 
-/** The pixels two other decoders read from a PNG: libvips/libpng (sharp) and Skia. */
+/** The RGBA pixels two other decoders read from a PNG: libvips/libpng (sharp) and Skia. */
 async function decoded(png: Buffer): Promise<{ libpng: Buffer; skia: Buffer; width: number; height: number }> {
-  const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   assert.equal(info.channels, 4);
   const image = await loadImage(png);
   const ctx = createCanvas(image.width, image.height).getContext('2d');
@@ -18,25 +18,38 @@ async function decoded(png: Buffer): Promise<{ libpng: Buffer; skia: Buffer; wid
   return { libpng: data, skia, width: info.width, height: info.height };
 }
 
+/** IHDR's colour type: 2 RGB, 6 RGBA. */
+const colourType = (png: Buffer) => png[8 + 8 + 9];
+
 function pixels(width: number, height: number, at: (x: number, y: number) => [number, number, number, number]): Uint8ClampedArray {
   const data = new Uint8ClampedArray(width * height * 4);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.set(at(x, y), (y * width + x) * 4);
   return data;
 }
 
-test('an opaque image decodes to its own pixels in libpng and Skia', async () => {
+test('an opaque image is written as RGB and decodes to its own pixels in libpng and Skia', async () => {
   const width = 300;
   const height = 200;
   const data = pixels(width, height, (x, y) => [x % 256, y % 256, (x * y) % 256, 255]);
-  const back = await decoded(encodePng(data, width, height));
+  const png = encodePng(data, width, height);
+  assert.equal(colourType(png), 2);
+  assert.equal((await sharp(png).metadata()).channels, 3);
+  const back = await decoded(png);
   assert.deepEqual([back.width, back.height], [width, height]);
   assert.ok(back.libpng.equals(Buffer.from(data.buffer)));
   assert.ok(back.skia.equals(Buffer.from(data.buffer)));
+  // One pixel short of opaque, at the very end, makes it RGBA.
+  data[data.length - 1] = 254;
+  const translucent = encodePng(data, width, height);
+  assert.equal(colourType(translucent), 6);
+  assert.ok((await decoded(translucent)).libpng.equals(Buffer.from(data.buffer)));
 });
 
 test('translucent and transparent pixels keep their colour and alpha (unpremultiplied in and out)', async () => {
   const data = pixels(64, 3, (x, y) => [200, 100, 50, y === 0 ? 0 : y === 1 ? 255 : x * 4]);
-  const back = await decoded(encodePng(data, 64, 3));
+  const png = encodePng(data, 64, 3);
+  assert.equal(colourType(png), 6);
+  const back = await decoded(png);
   assert.ok(back.libpng.equals(Buffer.from(data.buffer)));
 });
 
@@ -63,7 +76,7 @@ test('every chunk carries a CRC that a decoder checks', async () => {
   await assert.rejects(sharp(broken).raw().toBuffer());
 });
 
-test('the image data holds exactly its rows, each behind a filter byte, also when a larger image came before', () => {
+test('the image data holds exactly its rows, RGB or RGBA, each behind a filter byte, also when a larger image came before', () => {
   // Decoders stop at the last row and ignore what follows, so this reads the compressed data itself.
   const imageData = (png: Buffer): Buffer => {
     const parts: Buffer[] = [];
@@ -74,10 +87,12 @@ test('the image data holds exactly its rows, each behind a filter byte, also whe
     }
     return inflateSync(Buffer.concat(parts));
   };
-  for (const [width, height] of [[40, 30], [7, 3], [40, 30]] as const) {
-    const data = pixels(width, height, (x, y) => [x, y, width, 255]);
-    const rows = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.concat([Buffer.from([0]), Buffer.from(data.buffer, y * width * 4, width * 4)])));
-    assert.ok(imageData(encodePng(data, width, height)).equals(rows), `${width}x${height}`);
+  for (const [width, height, alpha] of [[40, 30, 255], [7, 3, 255], [40, 30, 255], [7, 3, 128], [40, 30, 128], [7, 3, 255]] as const) {
+    const data = pixels(width, height, (x, y) => [x, y, width, alpha]);
+    const channels = alpha === 255 ? 3 : 4;
+    const row = (y: number) => Buffer.from(data.buffer, y * width * 4, width * 4).filter((_, i) => i % 4 < channels);
+    const rows = Buffer.concat(Array.from({ length: height }, (_, y) => Buffer.concat([Buffer.from([0]), row(y)])));
+    assert.ok(imageData(encodePng(data, width, height)).equals(rows), `${width}x${height}, alpha ${alpha}`);
   }
 });
 
