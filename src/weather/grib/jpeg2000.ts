@@ -871,11 +871,11 @@ class BlockDecoder {
   /** Context states as state * 2 + MPS. */
   private readonly contexts = new Uint8Array(19);
 
-  // MQ decoder registers (C.3), C as two 16-bit halves so that they stay small integers, and the raw (bypass) reader.
+  // MQ decoder registers (C.3) and the raw (bypass) reader. C is one 32-bit register kept as an
+  // int32 (| 0 after each addition, so that it never leaves V8's small integers): Chigh is c >>> 16.
   private data = new Uint8Array(0);
   private bp = 0;
-  private chigh = 0;
-  private clow = 0;
+  private c = 0;
   private a = 0;
   private ct = 0;
   private rawByte = 0;
@@ -979,37 +979,31 @@ class BlockDecoder {
       return;
     }
     // INITDEC (C.3.5)
-    this.chigh = data[0];
-    this.clow = 0;
+    this.c = data[0] << 16;
     this.byteIn();
-    this.chigh = ((this.chigh << 7) & 0xffff) | ((this.clow >> 9) & 0x7f);
-    this.clow = (this.clow << 7) & 0xffff;
+    this.c <<= 7;
     this.ct -= 7;
     this.a = 0x8000;
   }
 
-  /** BYTEIN (C.3.4): a 0xFF followed by a byte over 0x8F is a marker, past which 1 bits are fed. */
+  /**
+   * BYTEIN (C.3.4): a 0xFF followed by a byte over 0x8F is a marker, past which 1 bits are fed. The
+   * 0xFF 0xFF that start() appends is such a marker, so bp never passes the end.
+   */
   private byteIn(): void {
     const data = this.data;
-    let bp = this.bp;
-    if (data[bp] === 0xff) {
-      if (bp + 1 >= data.length || data[bp + 1] > 0x8f) {
-        this.clow += 0xff00;
-        this.ct = 8;
-      } else {
-        bp++;
-        this.clow += data[bp] << 9;
-        this.ct = 7;
-      }
-    } else {
-      bp++;
-      this.clow += (bp < data.length ? data[bp] : 0xff) << 8;
+    const bp = this.bp;
+    if (data[bp] !== 0xff) {
+      this.bp = bp + 1;
+      this.c = (this.c + (data[bp + 1] << 8)) | 0;
       this.ct = 8;
-    }
-    this.bp = bp;
-    if (this.clow > 0xffff) {
-      this.chigh += this.clow >> 16;
-      this.clow &= 0xffff;
+    } else if (data[bp + 1] > 0x8f) {
+      this.c = (this.c + 0xff00) | 0;
+      this.ct = 8;
+    } else {
+      this.bp = bp + 1;
+      this.c = (this.c + (data[bp + 1] << 9)) | 0;
+      this.ct = 7;
     }
   }
 
@@ -1019,8 +1013,9 @@ class BlockDecoder {
     const s = contexts[cx];
     const qe = QE[s];
     let a = this.a - qe;
+    let c = this.c;
     let d: number;
-    if (this.chigh < qe) {
+    if (c >>> 16 < qe) {
       // LPS interval, or an MPS by conditional exchange.
       if (a < qe) {
         d = s & 1;
@@ -1031,9 +1026,10 @@ class BlockDecoder {
       }
       a = qe;
     } else {
-      this.chigh -= qe;
+      c = (c - (qe << 16)) | 0;
       if (a & 0x8000) {
         this.a = a;
+        this.c = c;
         return s & 1;
       }
       if (a < qe) {
@@ -1044,14 +1040,19 @@ class BlockDecoder {
         contexts[cx] = NEXT_MPS[s];
       }
     }
-    do {
-      if (this.ct === 0) this.byteIn();
-      a <<= 1;
-      this.chigh = ((this.chigh << 1) & 0xffff) | ((this.clow >> 15) & 1);
-      this.clow = (this.clow << 1) & 0xffff;
-      this.ct--;
-    } while ((a & 0x8000) === 0);
-    this.a = a;
+    // RENORMD: A and C shift left until A's top bit (0x8000) is set, all at once while CT lasts.
+    let shift = Math.clz32(a) - 16;
+    this.a = a << shift;
+    let ct = this.ct;
+    while (ct < shift) {
+      this.c = c << ct;
+      shift -= ct;
+      this.byteIn();
+      c = this.c;
+      ct = this.ct;
+    }
+    this.c = c << shift;
+    this.ct = ct - shift;
     return d;
   }
 
