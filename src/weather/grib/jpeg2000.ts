@@ -462,12 +462,15 @@ function decodeTile(size: Size, tile: TileParts, column: number, row: number, ou
   const w = cx1 - cx0;
   const ox = cx0 - Math.ceil(size.x0 / size.dx);
   const oy = cy0 - Math.ceil(size.y0 / size.dy);
-  for (let y = 0; y < cy1 - cy0; y++) {
-    for (let x = 0; x < w; x++) {
-      let v = samples[y * w + x] + shift;
-      if (!coding.reversible) v = Math.round(v);
-      out[(oy + y) * outWidth + ox + x] = v < low ? low : v > high ? high : v;
-    }
+  for (let y = 0; y < cy1 - cy0; y++) placeRow(samples, y * w, out, (oy + y) * outWidth + ox, w, shift, low, high, coding.reversible);
+}
+
+/** A row of w tile samples into the image: level-shifted, rounded after the 9/7 wavelet, clamped to the sample range. */
+function placeRow(samples: Float64Array, from: number, out: Float64Array, to: number, w: number, shift: number, low: number, high: number, reversible: boolean): void {
+  for (let x = 0; x < w; x++) {
+    let v = samples[from + x] + shift;
+    if (!reversible) v = Math.round(v);
+    out[to + x] = v < low ? low : v > high ? high : v;
   }
 }
 
@@ -1223,17 +1226,25 @@ function inverseWavelet(resolutions: Resolution[], bands: Float64Array[][], reve
       const evenAt = lowRow ? sr * llWidth - previous.x0 : sr * lhWidth - bLH.x0;
       const oddBand = lowRow ? hl : hh;
       const oddAt = lowRow ? sr * hlWidth - bHL.x0 : sr * hhWidth - bHH.x0;
-      const row = j * w;
-      for (let i = evenFirst; i < w; i += 2) out[row + i] = evenBand[evenAt + (res.x0 + i) / 2];
-      for (let i = 1 - evenFirst; i < w; i += 2) out[row + i] = oddBand[oddAt + (res.x0 + i - 1) / 2];
+      interleaveRow(out, j * w, w, evenFirst, evenBand, evenAt + (res.x0 + evenFirst) / 2, oddBand, oddAt + (res.x0 - evenFirst) / 2);
     }
-    const filter = reversible ? inverse53 : inverse97;
     // Rows one by one, then the columns all together: a row of the image at a time, in order.
-    for (let j = 0; j < h; j++) filter(out, j * w, w, 1, 1, res.x0 & 1);
-    if (h > 1 || (res.y0 & 1) === 1) filter(out, 0, h, w, w, res.y0 & 1);
+    const filterRow = reversible ? inverse53Row : inverse97Row;
+    for (let j = 0; j < h; j++) filterRow(out, j * w, w, res.x0 & 1);
+    if (h > 1 || (res.y0 & 1) === 1) (reversible ? inverse53 : inverse97)(out, 0, h, w, w, res.y0 & 1);
     current = out;
   }
   return current;
+}
+
+/**
+ * Row `row` of a w-wide image from consecutive samples of two bands: `even` fills the samples at
+ * even absolute coordinates, the first of them at index `first`, and `odd` the others. (A function
+ * called per row is optimised after a few rows, where a loop of inverseWavelet would wait for OSR.)
+ */
+function interleaveRow(out: Float64Array, row: number, w: number, first: number, even: Float64Array, evenFrom: number, odd: Float64Array, oddFrom: number): void {
+  for (let i = row + first, s = evenFrom; i < row + w; i += 2, s++) out[i] = even[s];
+  for (let i = row + 1 - first, s = oddFrom; i < row + w; i += 2, s++) out[i] = odd[s];
 }
 
 // The synthesis filters run over `count` signals side by side, sample k of signal v at
@@ -1259,6 +1270,17 @@ function inverse53(x: Float64Array, base: number, n: number, stride: number, cou
     const right = base + (k + 1 < n ? k + 1 : k - 1) * stride;
     for (let v = 0; v < count; v++) x[at + v] += Math.floor((x[left + v] + x[right + v]) / 2);
   }
+}
+
+/** inverse53 of one row (stride 1, one signal), without the loop over signals for each sample. */
+function inverse53Row(x: Float64Array, base: number, n: number, odd: number): void {
+  if (n === 1) {
+    if (odd) x[base] /= 2;
+    return;
+  }
+  const last = base + n - 1;
+  for (let k = base + odd; k <= last; k += 2) x[k] -= Math.floor((x[k > base ? k - 1 : k + 1] + x[k < last ? k + 1 : k - 1] + 2) / 4);
+  for (let k = base + 1 - odd; k <= last; k += 2) x[k] += Math.floor((x[k > base ? k - 1 : k + 1] + x[k < last ? k + 1 : k - 1]) / 2);
 }
 
 const ALPHA = -1.586134342059924;
@@ -1289,4 +1311,22 @@ function inverse97(x: Float64Array, base: number, n: number, stride: number, cou
   lift(oddStart, GAMMA);
   lift(even, BETA);
   lift(oddStart, ALPHA);
+}
+
+/** inverse97 of one row (stride 1, one signal), without the loop over signals for each sample. */
+function inverse97Row(x: Float64Array, base: number, n: number, odd: number): void {
+  if (n === 1) {
+    if (odd) x[base] /= 2;
+    return;
+  }
+  const last = base + n - 1;
+  for (let k = base + odd; k <= last; k += 2) x[k] *= K;
+  for (let k = base + 1 - odd; k <= last; k += 2) x[k] /= K;
+  const lift = (start: number, c: number) => {
+    for (let k = start; k <= last; k += 2) x[k] -= c * (x[k > base ? k - 1 : k + 1] + x[k < last ? k + 1 : k - 1]);
+  };
+  lift(base + odd, DELTA);
+  lift(base + 1 - odd, GAMMA);
+  lift(base + odd, BETA);
+  lift(base + 1 - odd, ALPHA);
 }
