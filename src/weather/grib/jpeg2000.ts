@@ -842,6 +842,14 @@ const NEG = 0x200;
 const VISITED = 0x400;
 const REFINED = 0x800;
 
+// Per stripe column (four samples of a column within a stripe), what the passes test before looking
+// at its samples: one of them significant, one visited by this plane's significance pass, one with a
+// significant neighbour that its context counts (under the vertically causal style, not those below
+// a stripe's last row). Each bit is set exactly when some sample's state says so.
+const COLUMN_SIG = 1;
+const COLUMN_VISITED = 2;
+const COLUMN_NEIGHBOURS = 4;
+
 /** Half of each bit-plane's weight, 2^(plane - 1): where a coefficient is reconstructed within the interval its last plane leaves. */
 const HALF_PLANE = Float64Array.from({ length: 32 }, (_, plane) => 2 ** (plane - 1));
 
@@ -871,6 +879,8 @@ class BlockDecoder {
   private magnitude = new Uint32Array(0);
   /** Bit-plane at which each coefficient was last coded, for its reconstruction. */
   private lastPlane = new Uint8Array(0);
+  /** COLUMN_ bits of each stripe column, on a grid of stripes with a border of one stripe column. */
+  private columns = new Int32Array(0);
   /** Context states as state * 2 + MPS. */
   private readonly contexts = new Uint8Array(19);
 
@@ -955,6 +965,9 @@ class BlockDecoder {
       this.flags.fill(0, 0, n);
       this.magnitude.fill(0, 0, n);
     }
+    const columns = this.stride * ((height + 3 >> 2) + 2);
+    if (this.columns.length < columns) this.columns = new Int32Array(columns);
+    else this.columns.fill(0, 0, columns);
   }
 
   private resetContexts(): void {
@@ -1070,9 +1083,9 @@ class BlockDecoder {
     return (this.rawByte >> this.ct) & 1;
   }
 
-  /** Neighbour counts of p; the vertically causal style ignores the row below the last row of a stripe. */
-  private context(p: number, y: number): number {
-    const n = this.flags[p] & NEIGHBOURS;
+  /** Neighbour counts of p, whose flags are given; the vertically causal style ignores the row below the last row of a stripe. */
+  private context(flags: number, p: number, y: number): number {
+    const n = flags & NEIGHBOURS;
     if ((y & 3) !== 3 || !this.vcausal) return n;
     const W = this.stride;
     const f = this.flags;
@@ -1088,9 +1101,23 @@ class BlockDecoder {
     return this.decodeBit(SIGN_CONTEXTS[i]) ^ SIGN_XOR[i];
   }
 
-  private becomeSignificant(p: number, negative: number, plane: number): void {
+  /** Sample p, of row y, becomes significant at this plane; q is its stripe column. */
+  private becomeSignificant(p: number, q: number, y: number, negative: number, plane: number): void {
     const W = this.stride;
     const f = this.flags;
+    const columns = this.columns;
+    columns[q - 1] |= COLUMN_NEIGHBOURS;
+    columns[q] |= COLUMN_SIG | COLUMN_NEIGHBOURS;
+    columns[q + 1] |= COLUMN_NEIGHBOURS;
+    if ((y & 3) === 0 && !this.vcausal) {
+      columns[q - W - 1] |= COLUMN_NEIGHBOURS;
+      columns[q - W] |= COLUMN_NEIGHBOURS;
+      columns[q - W + 1] |= COLUMN_NEIGHBOURS;
+    } else if ((y & 3) === 3) {
+      columns[q + W - 1] |= COLUMN_NEIGHBOURS;
+      columns[q + W] |= COLUMN_NEIGHBOURS;
+      columns[q + W + 1] |= COLUMN_NEIGHBOURS;
+    }
     f[p] |= negative ? SIG | NEG : SIG;
     this.magnitude[p] = 1 << plane;
     this.lastPlane[p] = plane;
@@ -1108,20 +1135,20 @@ class BlockDecoder {
     const W = this.stride;
     const zc = ZERO_CONTEXTS[type];
     const f = this.flags;
+    const columns = this.columns;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
-      const full = y1 - y0 === 4;
-      for (let x = 0; x < width; x++) {
-        const p0 = (y0 + 1) * W + x + 1;
+      for (let x = 0, q = (y0 / 4 + 1) * W + 1; x < width; x++, q++) {
         // A stripe column with no significant neighbour anywhere has nothing to code in this pass.
-        if (full && ((f[p0] | f[p0 + W] | f[p0 + 2 * W] | f[p0 + 3 * W]) & NEIGHBOURS) === 0) continue;
-        for (let y = y0, p = p0; y < y1; y++, p += W) {
+        if ((columns[q] & COLUMN_NEIGHBOURS) === 0) continue;
+        for (let y = y0, p = (y0 + 1) * W + x + 1; y < y1; y++, p += W) {
           const flags = f[p];
-          if (flags & SIG || (flags & NEIGHBOURS) === 0) continue;
-          const n = this.context(p, y);
+          if (flags & SIG) continue;
+          const n = this.context(flags, p, y);
           if (n === 0) continue;
           f[p] = flags | VISITED;
-          if (raw ? this.rawBit() : this.decodeBit(zc[n])) this.becomeSignificant(p, this.decodeSign(p, y, raw), plane);
+          columns[q] |= COLUMN_VISITED;
+          if (raw ? this.rawBit() : this.decodeBit(zc[n])) this.becomeSignificant(p, q, y, this.decodeSign(p, y, raw), plane);
         }
       }
     }
@@ -1131,20 +1158,19 @@ class BlockDecoder {
     const W = this.stride;
     const f = this.flags;
     const bit = 1 << plane;
+    const columns = this.columns;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
-      const full = y1 - y0 === 4;
-      for (let x = 0; x < width; x++) {
-        const p0 = (y0 + 1) * W + x + 1;
+      for (let x = 0, q = (y0 / 4 + 1) * W + 1; x < width; x++, q++) {
         // Only significant samples are refined.
-        if (full && ((f[p0] | f[p0 + W] | f[p0 + 2 * W] | f[p0 + 3 * W]) & SIG) === 0) continue;
-        for (let y = y0, p = p0; y < y1; y++, p += W) {
+        if ((columns[q] & COLUMN_SIG) === 0) continue;
+        for (let y = y0, p = (y0 + 1) * W + x + 1; y < y1; y++, p += W) {
           const flags = f[p];
           if ((flags & (SIG | VISITED)) !== SIG) continue;
           let set: number;
           if (raw) set = this.rawBit();
           else {
-            const cx = flags & REFINED ? REFINEMENT_CONTEXT + 2 : this.context(p, y) ? REFINEMENT_CONTEXT + 1 : REFINEMENT_CONTEXT;
+            const cx = flags & REFINED ? REFINEMENT_CONTEXT + 2 : this.context(flags, p, y) ? REFINEMENT_CONTEXT + 1 : REFINEMENT_CONTEXT;
             set = this.decodeBit(cx);
           }
           if (set) this.magnitude[p] |= bit;
@@ -1159,25 +1185,21 @@ class BlockDecoder {
     const W = this.stride;
     const zc = ZERO_CONTEXTS[type];
     const f = this.flags;
+    const columns = this.columns;
     // Run-length mode needs four samples neither significant, visited, nor with significant neighbours.
-    const busy = SIG | VISITED | NEIGHBOURS;
+    const busy = COLUMN_SIG | COLUMN_VISITED | COLUMN_NEIGHBOURS;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
-      for (let x = 0; x < width; x++) {
+      for (let x = 0, q = (y0 / 4 + 1) * W + 1; x < width; x++, q++) {
         let y = y0;
-        const p0 = (y0 + 1) * W + x + 1;
-        if (
-          y1 - y0 === 4 &&
-          ((f[p0] | f[p0 + W] | f[p0 + 2 * W]) & busy) === 0 &&
-          (f[p0 + 3 * W] & (SIG | VISITED)) === 0 &&
-          this.context(p0 + 3 * W, y0 + 3) === 0
-        ) {
+        const column = columns[q];
+        if (y1 - y0 === 4 && (column & busy) === 0) {
           // One symbol says whether any of the four becomes significant, two more say which.
           if (!this.decodeBit(RUN_CONTEXT)) continue;
           const run = (this.decodeBit(UNIFORM_CONTEXT) << 1) | this.decodeBit(UNIFORM_CONTEXT);
           y = y0 + run;
-          const p = p0 + run * W;
-          this.becomeSignificant(p, this.decodeSign(p, y, false), plane);
+          const p = (y + 1) * W + x + 1;
+          this.becomeSignificant(p, q, y, this.decodeSign(p, y, false), plane);
           y++;
         }
         for (let p = (y + 1) * W + x + 1; y < y1; y++, p += W) {
@@ -1187,11 +1209,13 @@ class BlockDecoder {
             continue;
           }
           if (flags & SIG) continue;
-          if (this.decodeBit(zc[this.context(p, y)])) this.becomeSignificant(p, this.decodeSign(p, y, false), plane);
+          if (this.decodeBit(zc[this.context(flags, p, y)])) this.becomeSignificant(p, q, y, this.decodeSign(p, y, false), plane);
         }
+        if (column & COLUMN_VISITED) columns[q] &= ~COLUMN_VISITED;
       }
     }
   }
+
 }
 
 // ---------------------------------------------------------------------------------------------
