@@ -1138,16 +1138,18 @@ class BlockDecoder {
     const columns = this.columns;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
+      // Column words are for whole stripes: a partial one (images of a row or two) gains nothing by them.
+      const full = y1 - y0 === 4;
       for (let x = 0, q = (y0 / 4 + 1) * W + 1; x < width; x++, q++) {
         // A stripe column with no significant neighbour anywhere has nothing to code in this pass.
-        if ((columns[q] & COLUMN_NEIGHBOURS) === 0) continue;
+        if (full && (columns[q] & COLUMN_NEIGHBOURS) === 0) continue;
         for (let y = y0, p = (y0 + 1) * W + x + 1; y < y1; y++, p += W) {
           const flags = f[p];
           if (flags & SIG) continue;
           const n = this.context(flags, p, y);
           if (n === 0) continue;
           f[p] = flags | VISITED;
-          columns[q] |= COLUMN_VISITED;
+          if (full) columns[q] |= COLUMN_VISITED;
           if (raw ? this.rawBit() : this.decodeBit(zc[n])) this.becomeSignificant(p, q, y, this.decodeSign(p, y, raw), plane);
         }
       }
@@ -1161,9 +1163,10 @@ class BlockDecoder {
     const columns = this.columns;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
+      const full = y1 - y0 === 4;
       for (let x = 0, q = (y0 / 4 + 1) * W + 1; x < width; x++, q++) {
         // Only significant samples are refined.
-        if ((columns[q] & COLUMN_SIG) === 0) continue;
+        if (full && (columns[q] & COLUMN_SIG) === 0) continue;
         for (let y = y0, p = (y0 + 1) * W + x + 1; y < y1; y++, p += W) {
           const flags = f[p];
           if ((flags & (SIG | VISITED)) !== SIG) continue;
@@ -1190,10 +1193,11 @@ class BlockDecoder {
     const busy = COLUMN_SIG | COLUMN_VISITED | COLUMN_NEIGHBOURS;
     for (let y0 = 0; y0 < height; y0 += 4) {
       const y1 = Math.min(y0 + 4, height);
+      const full = y1 - y0 === 4;
       for (let x = 0, q = (y0 / 4 + 1) * W + 1; x < width; x++, q++) {
         let y = y0;
-        const column = columns[q];
-        if (y1 - y0 === 4 && (column & busy) === 0) {
+        const column = full ? columns[q] : busy;
+        if ((column & busy) === 0) {
           // One symbol says whether any of the four becomes significant, two more say which.
           if (!this.decodeBit(RUN_CONTEXT)) continue;
           const run = (this.decodeBit(UNIFORM_CONTEXT) << 1) | this.decodeBit(UNIFORM_CONTEXT);
@@ -1211,7 +1215,7 @@ class BlockDecoder {
           if (flags & SIG) continue;
           if (this.decodeBit(zc[this.context(flags, p, y)])) this.becomeSignificant(p, q, y, this.decodeSign(p, y, false), plane);
         }
-        if (column & COLUMN_VISITED) columns[q] &= ~COLUMN_VISITED;
+        if (full && column & COLUMN_VISITED) columns[q] &= ~COLUMN_VISITED;
       }
     }
   }
