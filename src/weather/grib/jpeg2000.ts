@@ -877,8 +877,8 @@ class BlockDecoder {
   // Per-sample state on a grid with a one-sample border, so neighbours need no bounds checks.
   private flags = new Int32Array(0);
   private magnitude = new Uint32Array(0);
-  /** Bit-plane at which each coefficient was last coded, for its reconstruction. */
-  private lastPlane = new Uint8Array(0);
+  /** Bit-plane at which each coefficient became significant, for its reconstruction. */
+  private sigPlane = new Uint8Array(0);
   /** COLUMN_ bits of each stripe column, on a grid of stripes with a border of one stripe column. */
   private columns = new Int32Array(0);
   /** Context states as state * 2 + MPS. */
@@ -911,13 +911,18 @@ class BlockDecoder {
     let segment = 0;
     let inSegment = 0;
     let raw = false;
+    // The plane of the last refinement pass (32 for none), which refines every coefficient significant before it.
+    let refined = 32;
     for (let pass = 0; pass < block.passes; pass++) {
       if (inSegment === 0) {
         raw = (style & BYPASS) !== 0 && pass >= 10 && kind !== 2;
         this.start(block.segments[segment], raw);
       }
       if (kind === 0) this.significancePass(width, height, plane, band.type, raw);
-      else if (kind === 1) this.refinementPass(width, height, plane, raw);
+      else if (kind === 1) {
+        this.refinementPass(width, height, plane, raw);
+        refined = plane;
+      }
       else {
         this.cleanupPass(width, height, plane, band.type);
         if (style & SEGMENTATION) for (let i = 0; i < 4; i++) this.decodeBit(UNIFORM_CONTEXT);
@@ -936,18 +941,20 @@ class BlockDecoder {
     }
 
     // Coefficients: sign and magnitude, reconstructed at the middle of the interval that each one's
-    // last coded bit-plane leaves open, as OpenJPEG does; integers for the reversible transform.
+    // last coded bit-plane leaves open, as OpenJPEG does; integers for the reversible transform. That
+    // plane is the one where it became significant, or the last refinement pass's if that came after.
     const W = this.stride;
     const step = band.step;
     const flags = this.flags;
     const magnitude = this.magnitude;
-    const lastPlane = this.lastPlane;
+    const sigPlane = this.sigPlane;
     for (let y = 0; y < height; y++) {
       const row = (block.y0 - band.y0 + y) * outWidth + block.x0 - band.x0;
       for (let x = 0, p = (y + 1) * W + 1; x < width; x++, p++) {
         const m = magnitude[p];
         if (m === 0) continue;
-        const middle = m + HALF_PLANE[lastPlane[p]];
+        const plane = sigPlane[p];
+        const middle = m + HALF_PLANE[plane < refined ? plane : refined];
         const v = reversible ? Math.floor(middle) : middle * step;
         out[row + x] = flags[p] & NEG ? -v : v;
       }
@@ -960,7 +967,7 @@ class BlockDecoder {
     if (this.flags.length < n) {
       this.flags = new Int32Array(n);
       this.magnitude = new Uint32Array(n);
-      this.lastPlane = new Uint8Array(n);
+      this.sigPlane = new Uint8Array(n);
     } else {
       this.flags.fill(0, 0, n);
       this.magnitude.fill(0, 0, n);
@@ -1120,7 +1127,7 @@ class BlockDecoder {
     }
     f[p] |= negative ? SIG | NEG : SIG;
     this.magnitude[p] = 1 << plane;
-    this.lastPlane[p] = plane;
+    this.sigPlane[p] = plane;
     f[p - 1] += 1;
     f[p + 1] += 1;
     f[p - W] += 4;
@@ -1177,8 +1184,7 @@ class BlockDecoder {
             set = this.decodeBit(cx);
           }
           if (set) this.magnitude[p] |= bit;
-          this.lastPlane[p] = plane;
-          f[p] = flags | REFINED;
+          if ((flags & REFINED) === 0) f[p] = flags | REFINED;
         }
       }
     }
