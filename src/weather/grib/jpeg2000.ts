@@ -845,7 +845,8 @@ const REFINED = 0x800;
 // Per stripe column (four samples of a column within a stripe), what the passes test before looking
 // at its samples: one of them significant, one visited by this plane's significance pass, one with a
 // significant neighbour that its context counts (under the vertically causal style, not those below
-// a stripe's last row). Each bit is set exactly when some sample's state says so.
+// a stripe's last row). In a whole stripe each bit is set exactly when some sample's state says so;
+// the word of a partial stripe (the last of a block whose height is not a multiple of 4) is not read.
 const COLUMN_SIG = 1;
 const COLUMN_VISITED = 2;
 const COLUMN_NEIGHBOURS = 4;
