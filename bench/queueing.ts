@@ -7,11 +7,12 @@
  * images' own costs is what remains.
  */
 
+import { seededRandom } from '../test/scratch.js';
+
 /** p50 and p99 of the time from arrival to answer, in the service times' unit. */
 export function queueingTail(serviceMs: readonly number[], servers: number, rate: number, arrivals: 'poisson' | 'uniform', seed: number, requests = 200_000): { p50: number; p99: number } {
   if (serviceMs.length === 0 || !(rate > 0)) throw new RangeError('service times and a positive rate are needed');
-  let state = seed;
-  const next = () => (state = (state * 48271) % 2147483647) / 2147483647;
+  const next = seededRandom(seed);
   const free = new Float64Array(servers);
   const times = new Float64Array(requests);
   let at = 0;

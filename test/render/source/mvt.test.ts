@@ -6,6 +6,7 @@ import { PbfReader, PbfWriter } from 'pbf';
 import { isGzip } from '../../../src/render/source/decode.js';
 import { readMvt } from '../../../src/render/source/mvt.js';
 import { openPmtiles } from '../../../src/render/source/pmtiles.js';
+import { tileRangeOfBounds } from '../../../src/render/view/tile-cover.js';
 import { fixturesDir } from '../suite/cases.js';
 
 /** What @mapbox/vector-tile, MapLibre's own reader, makes of a tile: the independent reference. */
@@ -33,18 +34,12 @@ function ours(bytes: Uint8Array) {
 /** Every tile of a fixture archive within its bounds, gunzipped. */
 async function archiveTiles(file: string): Promise<Uint8Array[]> {
   const { store, info } = await openPmtiles(file, fixturesDir);
-  const [west, south, east, north] = info.bounds!;
   const tiles: Uint8Array[] = [];
   try {
     for (let z = info.minzoom!; z <= info.maxzoom!; z++) {
-      const n = 2 ** z;
-      const column = (lon: number) => Math.min(n - 1, Math.max(0, Math.floor(((lon + 180) / 360) * n)));
-      const row = (lat: number) => {
-        const r = (lat * Math.PI) / 180;
-        return Math.min(n - 1, Math.max(0, Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n)));
-      };
-      for (let x = column(west); x <= column(east); x++) {
-        for (let y = row(north); y <= row(south); y++) {
+      const { minX, minY, maxX, maxY } = tileRangeOfBounds(info.bounds!, z);
+      for (let x = minX; x < maxX; x++) {
+        for (let y = minY; y < maxY; y++) {
           const bytes = await store.read(z, x, y);
           if (bytes) tiles.push(isGzip(bytes) ? new Uint8Array(gunzipSync(bytes)) : bytes);
         }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { decodeJpeg2000 } from '../../../src/weather/grib/jpeg2000.js';
+import { seededRandom } from '../../scratch.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'meridian-jpeg2000-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -24,12 +25,11 @@ const HEIGHT = 137;
 function field(bits: number): Uint16Array {
   const max = 2 ** bits - 1;
   const samples = new Uint16Array(WIDTH * HEIGHT);
-  let state = 12345;
+  const random = seededRandom(12345);
   for (let y = 0; y < HEIGHT; y++) {
     for (let x = 0; x < WIDTH; x++) {
-      state = (state * 48271) % 2147483647;
       const smooth = 0.5 + 0.3 * Math.sin(x / 17) * Math.cos(y / 11) + 0.15 * (x / WIDTH - y / HEIGHT);
-      const noise = ((state & 1023) / 1023 - 0.5) * 0.04;
+      const noise = (random() - 0.5) * 0.04;
       samples[y * WIDTH + x] = Math.max(0, Math.min(max, Math.round((smooth + noise) * max)));
     }
   }
