@@ -5,8 +5,8 @@
  * ecCodes is timed with `grib_get -p average`, which decodes every value of every message; it
  * includes the process start, so a file is also timed with `grib_count` (no decoding) and that
  * floor is reported beside it. Both are started by a child process (command-timer.ts), so that
- * this one does not fork between its own rounds. The CCSDS (template 5.42) files are the GFS and TIGGE samples
- * repacked by ecCodes at the start of the run, as ECMWF's open data packs its fields.
+ * this one does not fork between its own rounds. The CCSDS (template 5.42) files are the GFS and
+ * TIGGE samples repacked by ecCodes at the start of the run, as ECMWF's open data packs its fields.
  *
  * Serving during an ingest: /health asked every 10 ms (open loop) by a server while it ingests the
  * safrica sample (75 JPEG 2000 fields) on its weather worker pool, against the same ingest decoded
