@@ -4,31 +4,26 @@
  * the text size, at the positions the glyph PBFs' metrics give, so they land where MapLibre's SDF
  * quads do.
  *
- * The halo is an approximation of MapLibre's SDF halo: the outline stroked with a round-joined pen
- * of twice text-halo-width (so it reaches text-halo-width beyond the glyph edge) under the fill,
- * in the halo colour, a ring around the glyph edges as MapLibre's is; text-halo-blur softens it with a blur filter of that many pixels. MapLibre
- * also clamps very wide halos to its SDF's range (about 8 px at 24 px); that clamp is left out.
- * Each label's halo is drawn once, on a canvas of its own, for an origin at the middle of a device
- * pixel, and kept (32 MiB of them per thread), as a decoded Image once it is drawn again (Skia draws a
- * canvas at several times an Image's cost: 30-40 against 5 µs a label); it is put on the map at the label's own origin,
- * Skia's bilinear sampling carrying the fraction of a pixel between the two. Skia filling the
- * stroked outlines (about 0.3 ms a label) was most of what labels cost: kept by label rather than
- * by label and place within the pixel, a halo serves every view that shows the label, not only
- * views moved by whole pixels. The sampling softens the halo's edge by up to half a pixel, which
- * brings it nearer MapLibre's SDF halo: every render-suite case differs from MapLibre as much as
- * or less than with a halo stroked at its place (streets-oakland-z17 1.05 -> 1.04 % at 0.05).
+ * The halo is MapLibre's, drawn from the glyphs' distance fields as its shader does (text-halo.ts),
+ * under the text. Each label's halo is made once, on a canvas of its own, for an origin at the
+ * middle of a device pixel, and kept (32 MiB of them per thread), as a decoded Image once it is
+ * drawn again (Skia draws a canvas at several times an Image's cost: 30-40 against 5 us a label);
+ * it is put on the map at the label's own origin, Skia's bilinear sampling carrying the fraction of
+ * a pixel between the two, so that a halo serves every view that shows the label, not only views
+ * moved by whole pixels.
  * Icons are drawn piece by piece (icon-quads.ts: stretchable images with icon-text-fit), sampled
  * like MapLibre samples its atlas; SDF icons are rendered from their distance field with
  * icon-color and their halo (sdf-icon.ts).
  */
 
-import { createCanvas, Path2D, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import { Path2D, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../paint/context.js';
 import { cssColor } from '../style/properties.js';
 import type { RenderLayer } from '../style/style.js';
 import type { DrawnGlyph, DrawnIcon, DrawnText, SymbolPlacement } from './placement.js';
 import { renderSdfIcon } from './sdf-icon.js';
+import { textHalo } from './text-halo.js';
 import { Lru } from '../../platform/lru.js';
 import { decodedCopy } from '../paint/decoded-copy.js';
 
@@ -114,15 +109,14 @@ function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRa
   if (!(text.haloWidth > 0)) return;
   const color = cssColor(text.haloColor, text.opacity);
   if (!color) return;
-  // A pen of twice the halo width reaches halo-width beyond the glyph edge.
-  const width = 2 * text.haloWidth * pixelRatio;
-  const blur = text.haloBlur > 0 ? text.haloBlur * pixelRatio : 0;
-  const key = `${paths.id} ${width} ${blur} ${color}`;
+  const key = `${paths.id} ${text.haloWidth} ${text.haloBlur} ${color}`;
   let halo = haloCache.get(key);
-  if (halo === undefined) halo = haloCache.set(key, haloImage(paths.all, width, blur, color));
-  else if (halo && !halo.copying) keepDecoded(halo);
+  if (halo === undefined) {
+    const made = textHalo(text.glyphs, pixelRatio, { color: text.haloColor, width: text.haloWidth, blur: text.haloBlur, opacity: text.opacity });
+    halo = haloCache.set(key, made && { source: made.canvas, copying: false, x: made.x, y: made.y });
+  } else if (halo && !halo.copying) keepDecoded(halo);
   if (!halo) return;
-  // Drawn for an origin at the middle of a pixel, put where the label's origin is: the image
+  // Made for an origin at the middle of a pixel, put where the label's origin is: the image
   // lands within half a pixel of the grid either way, so sampling spreads no edge wider than that.
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.drawImage(halo.source, text.origin.x * pixelRatio - HALO_ORIGIN + halo.x, text.origin.y * pixelRatio - HALO_ORIGIN + halo.y);
@@ -144,39 +138,6 @@ function keepDecoded(halo: HaloImage): void {
     );
   });
 }
-
-/** The halo of the glyph outlines `path` for an origin at HALO_ORIGIN within its device pixel; null when it covers nothing. */
-function haloImage(path: Path2D, width: number, blur: number, color: string): HaloImage | null {
-  const [left, top, right, bottom] = path.getBounds();
-  if (!(right > left && bottom > top)) return null;
-  // The pen's half width, and the blur's reach (three standard deviations of half the blur).
-  const margin = Math.ceil(width / 2 + 1.5 * blur) + 1;
-  const x = Math.floor(HALO_ORIGIN + left) - margin;
-  const y = Math.floor(HALO_ORIGIN + top) - margin;
-  const canvas = createCanvas(Math.ceil(HALO_ORIGIN + right) + margin - x, Math.ceil(HALO_ORIGIN + bottom) + margin - y);
-  const ctx = canvas.getContext('2d');
-  ctx.translate(HALO_ORIGIN - x, HALO_ORIGIN - y);
-  ctx.lineJoin = 'round';
-  ctx.strokeStyle = color;
-  ctx.lineWidth = width;
-  // Like MapLibre's halo, a ring: the inside of the glyphs is left to the text (which may be translucent).
-  if (!(blur > 0)) {
-    ctx.stroke(path);
-    return { source: canvas, copying: false, x, y };
-  }
-  // A blur filter would make Skia draw the label through a layer the size of the whole canvas; a
-  // shadow blurs only the stroke's own mask. The stroke goes far off the canvas and its shadow, of a
-  // standard deviation of half the blur, comes back onto the label.
-  ctx.shadowColor = color;
-  ctx.shadowBlur = blur;
-  ctx.shadowOffsetX = SHADOW_SHIFT;
-  ctx.translate(-SHADOW_SHIFT, 0);
-  ctx.stroke(path);
-  return { source: canvas, copying: false, x, y };
-}
-
-/** How far off the image a blurred halo's stroke is drawn, in device pixels (beyond any image). */
-const SHADOW_SHIFT = 65536;
 
 function drawFill(ctx: SKRSContext2D, text: DrawnText, byColor: ReadonlyMap<Color | null, Path2D>): void {
   for (const [own, path] of byColor) {

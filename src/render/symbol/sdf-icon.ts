@@ -11,8 +11,10 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { IconQuad } from './icon-quads.js';
 
-const SDF_PX = 8;
-const EDGE = 0.75;
+/** Field units per pixel of distance at the field's own size (1/8 of the byte range). */
+export const SDF_PX = 8;
+/** The field's value on the shape's edge: 192/256. */
+export const EDGE = 0.75;
 
 export interface SdfIconStyle {
   readonly color: Color;
@@ -38,13 +40,13 @@ function alphaOf(image: Canvas): Uint8ClampedArray {
   return alpha;
 }
 
-function smoothstep(edge0: number, edge1: number, x: number): number {
+export function smoothstep(edge0: number, edge1: number, x: number): number {
   const t = Math.min(1, Math.max(0, (x - edge0) / (edge1 - edge0)));
   return t * t * (3 - 2 * t);
 }
 
 /** Bilinear alpha (0..1) at image pixel coordinates (x, y), zero outside the image (the atlas padding). */
-function sample(alpha: Uint8ClampedArray, width: number, height: number, x: number, y: number): number {
+export function sample(alpha: Uint8ClampedArray, width: number, height: number, x: number, y: number): number {
   const fx = x - 0.5;
   const fy = y - 0.5;
   const x0 = Math.floor(fx);
