@@ -165,6 +165,8 @@ try {
         // read), and the p50 of ten lands on whichever side of the gap the fifth one does.
         coldRatios: result.labelled.cold.map((ours, i) => result.maplibre.cold[i]! / ours),
         coldSumRatio: sum(result.maplibre.cold) / sum(result.labelled.cold),
+        // Each view's cold image, ms, ours and MapLibre's, in the order of the views.
+        colds: { meridian: result.labelled.cold, maplibre: result.maplibre.cold },
       };
       const ratio = (theirs: number, ours: number) => `${(theirs / ours).toFixed(1).padStart(5)}x`;
       console.log(
