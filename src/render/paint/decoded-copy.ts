@@ -1,5 +1,5 @@
 /**
- * Pixels as a decoded Image. @napi-rs/canvas draws an Image several times faster than
+ * A canvas's pixels as a decoded Image. @napi-rs/canvas draws an Image several times faster than
  * a canvas (about 5 against 30-40 µs for a label's halo, whatever its size: drawing a canvas first
  * turns its recorded drawing into pixels), so what is drawn again and again is worth keeping as an
  * Image. Images are only made by decoding a file, on libuv's threads: the copy is a BMP that
@@ -8,7 +8,7 @@
  * round trip changes no pixel.
  */
 
-import { Image } from '@napi-rs/canvas';
+import { Image, type Canvas } from '@napi-rs/canvas';
 
 const FILE_HEADER = 14;
 const V5_HEADER = 124;
@@ -40,10 +40,11 @@ export function rgbaBmp(pixels: Uint8Array | Uint8ClampedArray, width: number, h
   return file;
 }
 
-/** Straight-alpha RGBA pixels (as getImageData gives them), decoded as an Image of that size. */
-export async function decodedImage(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number): Promise<Image> {
+/** The canvas's pixels now, decoded as an Image of the same size. */
+export async function decodedCopy(canvas: Canvas): Promise<Image> {
+  const { width, height } = canvas;
   const image = new Image();
-  image.src = rgbaBmp(pixels, width, height);
+  image.src = rgbaBmp(canvas.getContext('2d').getImageData(0, 0, width, height).data, width, height);
   await image.decode();
   return image;
 }

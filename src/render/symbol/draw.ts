@@ -16,16 +16,16 @@
  * icon-color and their halo (sdf-icon.ts).
  */
 
-import { createCanvas, ImageData, Path2D, type Image, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
+import { Path2D, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../paint/context.js';
 import { cssColor } from '../style/properties.js';
 import type { RenderLayer } from '../style/style.js';
 import type { DrawnGlyph, DrawnIcon, DrawnText, SymbolPlacement } from './placement.js';
 import { renderSdfIcon } from './sdf-icon.js';
-import { textHalo, type HaloPixels } from './text-halo.js';
+import { textHalo } from './text-halo.js';
 import { Lru } from '../../platform/lru.js';
-import { decodedImage } from '../paint/decoded-copy.js';
+import { decodedCopy } from '../paint/decoded-copy.js';
 
 /** Rendered SDF icons per image, by everything their pixels depend on. */
 const sdfCache = new WeakMap<Canvas, Lru<string, ReturnType<typeof renderSdfIcon>>>();
@@ -38,10 +38,8 @@ export function drawSymbol(rc: RenderContext, layer: RenderLayer, placement: Sym
   const { ctx, pixelRatio } = rc;
   for (const icon of placed.icons) drawIcon(ctx, icon, pixelRatio);
   const paths = placed.texts.map((text) => textPaths(text.glyphs, pixelRatio));
-  const halos = placed.texts.map((text, i) => haloKey(text, paths[i]!));
-  makeHalos(placed.texts, halos, pixelRatio);
   ctx.save();
-  placed.texts.forEach((text, i) => drawHalo(ctx, text, halos[i]!, pixelRatio));
+  placed.texts.forEach((text, i) => drawHalo(ctx, text, paths[i]!, pixelRatio));
   placed.texts.forEach((text, i) => {
     ctx.setTransform(1, 0, 0, 1, text.origin.x * pixelRatio, text.origin.y * pixelRatio);
     drawFill(ctx, text, paths[i]!.byColor);
@@ -94,118 +92,48 @@ function textPaths(glyphs: readonly DrawnGlyph[], pixelRatio: number): TextPaths
 /** Where within its device pixel a kept halo's label origin is drawn: the middle. */
 const HALO_ORIGIN = 0.5;
 
-/** A label's halo made for an origin at (HALO_ORIGIN, HALO_ORIGIN), to be put at (x, y) device px from its origin less HALO_ORIGIN. */
+/** A label's halo drawn alone for an origin at (HALO_ORIGIN, HALO_ORIGIN), to be put at (x, y) device px from its origin less HALO_ORIGIN. */
 interface HaloImage {
-  /**
-   * The atlas canvas the halo was made in, with the others its layer made in the same image, until
-   * the decoded copy that Skia draws several times faster is ready (decoded-copy.ts).
-   */
+  /** Its canvas, until the decoded copy that Skia draws several times faster is ready (decoded-copy.ts). */
   source: Canvas | Image;
-  /** Where in `source` it is. */
-  sx: number;
-  sy: number;
-  readonly width: number;
-  readonly height: number;
+  /** Whether the copy was asked for: once the halo is drawn a second time. */
+  copying: boolean;
   readonly x: number;
   readonly y: number;
-  /** Its pixels, until the copy is made. */
-  pixels: Uint8ClampedArray | null;
-  /** Whether it was drawn, and whether the copy was asked for (once it is drawn a second time). */
-  drawn: boolean;
-  copying: boolean;
 }
 
-/** Halos made lately, by label and everything else their pixels depend on (not the origin's place within its pixel). */
-const haloCache = new Lru<string, HaloImage | null>(16384, { maxWeight: 32 * 1024 * 1024, weigh: (halo) => (halo ? halo.width * halo.height * 4 : 0) });
+/** Halos drawn lately, by label and everything else their pixels depend on (not the origin's place within its pixel). */
+const haloCache = new Lru<string, HaloImage | null>(16384, { maxWeight: 32 * 1024 * 1024, weigh: (halo) => (halo ? halo.source.width * halo.source.height * 4 : 0) });
 
-/** The label's halo in the cache; null when it has none. */
-function haloKey(text: DrawnText, paths: TextPaths): string | null {
-  if (!(text.haloWidth > 0)) return null;
+function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRatio: number): void {
+  if (!(text.haloWidth > 0)) return;
   const color = cssColor(text.haloColor, text.opacity);
-  return color ? `${paths.id} ${text.haloWidth} ${text.haloBlur} ${color}` : null;
-}
-
-/** Transparent pixels between two halos of an atlas, so that sampling one never reaches the next. */
-const ATLAS_GAP = 1;
-
-/**
- * Makes the halos of `texts` the cache lacks, all in one canvas: Skia makes a canvas and takes its
- * pixels at a cost per call (about 0.1 ms) several times what the halo's own pixels take here.
- */
-function makeHalos(texts: readonly DrawnText[], keys: readonly (string | null)[], pixelRatio: number): void {
-  const made = new Map<string, HaloPixels>();
-  texts.forEach((text, i) => {
-    const key = keys[i];
-    if (key === null || made.has(key) || haloCache.get(key) !== undefined) return;
-    const halo = textHalo(text.glyphs, pixelRatio, { color: text.haloColor, width: text.haloWidth, blur: text.haloBlur, opacity: text.opacity });
-    if (halo) made.set(key, halo);
-    else haloCache.set(key, null);
-  });
-  if (made.size === 0) return;
-  // Shelves, left to right and top to bottom, in the order the labels come, about as wide as high:
-  // the canvas is all copied, so little of it should be empty.
-  let area = 0;
-  let widest = 0;
-  for (const halo of made.values()) {
-    area += (halo.width + ATLAS_GAP) * (halo.height + ATLAS_GAP);
-    widest = Math.max(widest, halo.width);
-  }
-  const width = Math.max(widest, Math.ceil(Math.sqrt(area)));
-  const places: [number, number][] = [];
-  let x = 0, y = 0, shelf = 0;
-  for (const halo of made.values()) {
-    if (x + halo.width > width) {
-      x = 0;
-      y += shelf + ATLAS_GAP;
-      shelf = 0;
-    }
-    places.push([x, y]);
-    x += halo.width + ATLAS_GAP;
-    shelf = Math.max(shelf, halo.height);
-  }
-  const height = y + shelf;
-  const pixels = new Uint8ClampedArray(width * height * 4);
-  [...made.values()].forEach((halo, i) => {
-    const [hx, hy] = places[i]!;
-    for (let row = 0; row < halo.height; row++) pixels.set(halo.pixels.subarray(row * halo.width * 4, (row + 1) * halo.width * 4), ((hy + row) * width + hx) * 4);
-  });
-  const atlas = createCanvas(width, height);
-  atlas.getContext('2d').putImageData(new ImageData(pixels, width, height), 0, 0);
-  [...made].forEach(([key, halo], i) => {
-    const [sx, sy] = places[i]!;
-    haloCache.set(key, { source: atlas, sx, sy, width: halo.width, height: halo.height, x: halo.x, y: halo.y, pixels: halo.pixels, drawn: false, copying: false });
-  });
-}
-
-function drawHalo(ctx: SKRSContext2D, text: DrawnText, key: string | null, pixelRatio: number): void {
-  const halo = key === null ? null : haloCache.get(key);
+  if (!color) return;
+  const key = `${paths.id} ${text.haloWidth} ${text.haloBlur} ${color}`;
+  let halo = haloCache.get(key);
+  if (halo === undefined) {
+    const made = textHalo(text.glyphs, pixelRatio, { color: text.haloColor, width: text.haloWidth, blur: text.haloBlur, opacity: text.opacity });
+    halo = haloCache.set(key, made && { source: made.canvas, copying: false, x: made.x, y: made.y });
+  } else if (halo && !halo.copying) keepDecoded(halo);
   if (!halo) return;
-  if (halo.drawn && !halo.copying) keepDecoded(halo);
-  halo.drawn = true;
   // Made for an origin at the middle of a pixel, put where the label's origin is: the image
   // lands within half a pixel of the grid either way, so sampling spreads no edge wider than that.
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  const dx = text.origin.x * pixelRatio - HALO_ORIGIN + halo.x;
-  const dy = text.origin.y * pixelRatio - HALO_ORIGIN + halo.y;
-  ctx.drawImage(halo.source, halo.sx, halo.sy, halo.width, halo.height, dx, dy, halo.width, halo.height);
+  ctx.drawImage(halo.source, text.origin.x * pixelRatio - HALO_ORIGIN + halo.x, text.origin.y * pixelRatio - HALO_ORIGIN + halo.y);
 }
 
 /**
- * Swaps a halo's atlas for a decoded copy of its own pixels once that is ready. Asked for when the
- * halo is drawn again, not when it is made: where every view has its own zoom (and so its own text
- * sizes), most halos are drawn once, and copying those would only cost. The copy is made on a later
- * turn of the event loop, not in the middle of drawing an image, and decoded on libuv's threads.
- * Should it fail, the atlas stays.
+ * Swaps a halo's canvas for its decoded copy once that is ready. Asked for when the halo is drawn
+ * again, not when it is made: where every view has its own zoom (and so its own text sizes), most
+ * halos are drawn once, and copying those would only cost. The copy is made on a later turn of the
+ * event loop, not in the middle of drawing an image, and decoded on libuv's threads. Should it
+ * fail, the canvas stays.
  */
 function keepDecoded(halo: HaloImage): void {
   halo.copying = true;
   setImmediate(() => {
-    decodedImage(halo.pixels!, halo.width, halo.height).then(
-      (image) => {
-        halo.source = image;
-        halo.sx = halo.sy = 0;
-        halo.pixels = null;
-      },
+    decodedCopy(halo.source as Canvas).then(
+      (image) => (halo.source = image),
       () => {},
     );
   });

@@ -1,5 +1,5 @@
 /**
- * decodedImage: a canvas's pixels (getImageData) as a decoded Image, drawn by Skia to exactly the pixels the canvas
+ * decodedCopy: a canvas's pixels as a decoded Image, drawn by Skia to exactly the pixels the canvas
  * itself draws to, translucent edges included, at whole and fractional positions; and rgbaBmp's
  * file as another decoder (Chromium's, through an <img>) reads it.
  */
@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createCanvas, type Canvas, type Image } from '@napi-rs/canvas';
-import { decodedImage, rgbaBmp } from '../../../src/render/paint/decoded-copy.js';
+import { decodedCopy, rgbaBmp } from '../../../src/render/paint/decoded-copy.js';
 import { launchChromium } from '../../chromium.js';
 
 /** A label-like drawing: translucent fills and an antialiased stroke of text over a transparent ground. */
@@ -35,7 +35,7 @@ function drawnAt(source: Canvas | Image, x: number, y: number): Uint8ClampedArra
 
 test('the decoded copy draws to the same pixels as its canvas, at whole and fractional positions', async () => {
   const canvas = sample();
-  const image = await decodedImage(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data, canvas.width, canvas.height);
+  const image = await decodedCopy(canvas);
   assert.deepEqual([image.width, image.height], [canvas.width, canvas.height]);
   for (const [x, y] of [[10, 10], [10.3, 20.7], [-5.5, 3.25]] as const) {
     const fromCanvas = drawnAt(canvas, x, y);

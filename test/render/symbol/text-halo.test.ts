@@ -49,16 +49,17 @@ interface Drawn {
   y: number;
 }
 
-function alphaOf(data: Uint8ClampedArray, width: number, height: number, x: number, y: number): Drawn {
-  const alpha = new Float64Array(width * height);
+function alphaOf(canvas: Canvas, x: number, y: number): Drawn {
+  const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  const alpha = new Float64Array(canvas.width * canvas.height);
   for (let i = 0; i < alpha.length; i++) alpha[i] = data[i * 4 + 3]! / 255;
-  return { alpha, width, height, x, y };
+  return { alpha, width: canvas.width, height: canvas.height, x, y };
 }
 
 function halo(glyphs: DrawnGlyph[], pixelRatio: number, style: Partial<TextHaloStyle> = {}): Drawn {
   const made = textHalo(glyphs, pixelRatio, { color: white, width: 1, blur: 0, opacity: 1, ...style });
   assert.ok(made, 'no halo');
-  return alphaOf(made.pixels, made.width, made.height, made.x, made.y);
+  return alphaOf(made.canvas, made.x, made.y);
 }
 
 /** Skia drawing the glyphs' outlines on the same pixel grid as `like`: stroked with a pen of 2 x `width` CSS px less the fill (a ring outside the edge), or filled. */
@@ -85,7 +86,7 @@ function outline(glyphs: DrawnGlyph[], pixelRatio: number, like: Drawn, ring: { 
     ctx.globalCompositeOperation = 'destination-out';
   }
   draw((path) => ctx.fill(path));
-  return alphaOf(ctx.getImageData(0, 0, like.width, like.height).data, like.width, like.height, like.x, like.y);
+  return alphaOf(canvas, like.x, like.y);
 }
 
 /** Along row `row`, the columns where `drawn` is at least `at`, as [first, last]. */
