@@ -51,8 +51,6 @@ interface TextPaths {
   /** Names the label's glyphs in the halo cache. */
   readonly id: number;
   readonly pixelRatio: number;
-  /** Every glyph, for the halo. */
-  readonly all: Path2D;
   readonly byColor: ReadonlyMap<Color | null, Path2D>;
 }
 
@@ -62,29 +60,24 @@ let nextPathsId = 0;
 const pathCache = new WeakMap<readonly DrawnGlyph[], TextPaths>();
 
 /**
- * A label's glyph outlines in device pixels from its origin, all together (for the halo) and by
- * fill colour: one path per label, so that Skia fills and strokes each label once rather than
- * glyph by glyph.
+ * A label's glyph outlines in device pixels from its origin, by fill colour: one path per label
+ * and colour, so that Skia fills each label once rather than glyph by glyph.
  */
 function textPaths(glyphs: readonly DrawnGlyph[], pixelRatio: number): TextPaths {
   const cached = pathCache.get(glyphs);
   if (cached?.pixelRatio === pixelRatio) return cached;
-  const all = new Path2D();
-  const colors = new Set(glyphs.map((glyph) => glyph.color));
-  const byColor = new Map<Color | null, Path2D>(colors.size === 1 ? [[glyphs[0]!.color, all]] : []);
+  const byColor = new Map<Color | null, Path2D>();
   for (const glyph of glyphs) {
     if (!glyph.glyph.path) continue;
     const s = glyph.scale * pixelRatio;
     const cos = Math.cos(glyph.angle);
     const sin = Math.sin(glyph.angle);
     const matrix = { a: cos * s, b: sin * s, c: -sin * s, d: cos * s, e: glyph.x * pixelRatio, f: glyph.y * pixelRatio };
-    all.addPath(glyph.glyph.path, matrix);
-    if (colors.size === 1) continue;
     let path = byColor.get(glyph.color);
     if (!path) byColor.set(glyph.color, (path = new Path2D()));
     path.addPath(glyph.glyph.path, matrix);
   }
-  const paths = { id: nextPathsId++, pixelRatio, all, byColor };
+  const paths = { id: nextPathsId++, pixelRatio, byColor };
   pathCache.set(glyphs, paths);
   return paths;
 }

@@ -45,17 +45,27 @@ export function smoothstep(edge0: number, edge1: number, x: number): number {
   return t * t * (3 - 2 * t);
 }
 
-/** Bilinear alpha (0..1) at image pixel coordinates (x, y), zero outside the image (the atlas padding). */
-export function sample(alpha: Uint8ClampedArray, width: number, height: number, x: number, y: number): number {
-  const fx = x - 0.5;
-  const fy = y - 0.5;
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const tx = fx - x0;
-  const ty = fy - y0;
-  const at = (px: number, py: number) => (px < 0 || py < 0 || px >= width || py >= height ? 0 : alpha[py * width + px]!);
-  const top = at(x0, y0) * (1 - tx) + at(x0 + 1, y0) * tx;
-  const bottom = at(x0, y0 + 1) * (1 - tx) + at(x0 + 1, y0 + 1) * tx;
+/**
+ * The field (0..1) at (x, y) texels from its first texel's centre (image coordinates less half a
+ * texel), bilinear, zero beyond the image (the atlas' padding).
+ */
+export function bilinear(field: Uint8ClampedArray, width: number, height: number, x: number, y: number): number {
+  const x0 = Math.floor(x);
+  const y0 = Math.floor(y);
+  const tx = x - x0;
+  const ty = y - y0;
+  const left = x0 >= 0 && x0 < width;
+  const right = x0 + 1 >= 0 && x0 + 1 < width;
+  let top = 0;
+  let bottom = 0;
+  if (y0 >= 0 && y0 < height) {
+    const row = y0 * width;
+    top = (left ? field[row + x0]! * (1 - tx) : 0) + (right ? field[row + x0 + 1]! * tx : 0);
+  }
+  if (y0 + 1 >= 0 && y0 + 1 < height) {
+    const row = (y0 + 1) * width;
+    bottom = (left ? field[row + x0]! * (1 - tx) : 0) + (right ? field[row + x0 + 1]! * tx : 0);
+  }
   return (top * (1 - ty) + bottom * ty) / 255;
 }
 
@@ -104,7 +114,7 @@ export function renderSdfIcon(
       const v = -dx * sin + dy * cos;
       const quad = quads.find((q) => u >= q.x1 && u < q.x2 && v >= q.y1 && v < q.y2);
       if (!quad) continue;
-      const dist = sample(alpha, image.width, image.height, quad.sx + ((u - quad.x1) / (quad.x2 - quad.x1)) * quad.sw, quad.sy + ((v - quad.y1) / (quad.y2 - quad.y1)) * quad.sh);
+      const dist = bilinear(alpha, image.width, image.height, quad.sx + ((u - quad.x1) / (quad.x2 - quad.x1)) * quad.sw - 0.5, quad.sy + ((v - quad.y1) / (quad.y2 - quad.y1)) * quad.sh - 0.5);
       const fill = smoothstep(EDGE - gamma, EDGE + gamma, dist) * opacity;
       let r = color.r * fill, g = color.g * fill, b = color.b * fill, a = color.a * fill;
       if (halo) {

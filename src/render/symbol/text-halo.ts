@@ -16,7 +16,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import { keptGlyphSdf, SDF_BUFFER } from '../glyphs/sdf.js';
 import type { DrawnGlyph } from './placement.js';
-import { EDGE, SDF_PX, smoothstep } from './sdf-icon.js';
+import { bilinear, EDGE, SDF_PX, smoothstep } from './sdf-icon.js';
 
 /** The atlas' padding around each field, which a glyph's quad covers (MapLibre's glyph_atlas.ts). */
 const ATLAS_PADDING = 1;
@@ -125,25 +125,4 @@ function quadBounds(glyph: DrawnGlyph, fieldWidth: number, fieldHeight: number, 
     minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
   }
   return { minX, minY, maxX, maxY };
-}
-
-/** The field (0..1) at (x, y) texels from its first texel's centre, bilinear, zero beyond it (the atlas' padding). */
-function bilinear(field: Uint8ClampedArray, width: number, height: number, x: number, y: number): number {
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const tx = x - x0;
-  const ty = y - y0;
-  const left = x0 >= 0 && x0 < width;
-  const right = x0 + 1 >= 0 && x0 + 1 < width;
-  let top = 0;
-  let bottom = 0;
-  if (y0 >= 0 && y0 < height) {
-    const row = y0 * width;
-    top = (left ? field[row + x0]! * (1 - tx) : 0) + (right ? field[row + x0 + 1]! * tx : 0);
-  }
-  if (y0 + 1 >= 0 && y0 + 1 < height) {
-    const row = (y0 + 1) * width;
-    bottom = (left ? field[row + x0]! * (1 - tx) : 0) + (right ? field[row + x0 + 1]! * tx : 0);
-  }
-  return (top * (1 - ty) + bottom * ty) / 255;
 }
