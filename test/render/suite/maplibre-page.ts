@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { launchChromium } from '../../chromium.js';
 import { FontCatalog } from '../../../src/render/glyphs/catalog.js';
 import { glyphRangePbf } from '../../../src/render/glyphs/pbf.js';
 import type { Viewport } from '../../../src/render/view/viewport.js';
@@ -231,3 +232,30 @@ export async function render(page: Page, style: unknown, view: Viewport): Promis
   return (await page.evaluate(`window.renderCase(${JSON.stringify(options)})`)) as Rendered;
 }
 
+
+export interface OpenPage {
+  page: Page;
+  /** The server's origin, for styles' URLs. */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** The page `serve` serves, open in Chromium and ready to render; requests that found nothing go to `missing`. */
+export async function openPage(missing: string[]): Promise<OpenPage> {
+  const { server, origin } = await serve(missing);
+  const browser = await launchChromium().catch((error: unknown) => {
+    server.close();
+    throw error;
+  });
+  const page = await browser.newPage({ viewport: { width: 1024, height: 1024 } });
+  await page.goto(`${origin}/`);
+  await page.waitForFunction('typeof window.renderCase === "function"');
+  return {
+    page,
+    origin,
+    close: async () => {
+      await browser.close();
+      server.close();
+    },
+  };
+}

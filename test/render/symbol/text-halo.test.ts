@@ -9,19 +9,17 @@
  */
 
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
 import { after, before, test } from 'node:test';
 import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import { Color, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { FeatureCollection } from 'geojson';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { FontCatalog } from '../../../src/render/glyphs/catalog.js';
 import { renderMap } from '../../../src/render/renderer.js';
 import { compileStyle } from '../../../src/render/style/style.js';
 import type { DrawnGlyph } from '../../../src/render/symbol/placement.js';
 import { textHalo, type TextHaloStyle } from '../../../src/render/symbol/text-halo.js';
-import { launchChromium } from '../../chromium.js';
-import { render as renderInMapLibre, serve } from '../suite/maplibre-page.js';
+import { openPage, render as renderInMapLibre, type OpenPage } from '../suite/maplibre-page.js';
 import { geojsonSource, sourceSpecs, view } from '../sources.js';
 
 const catalog = FontCatalog.default();
@@ -139,22 +137,18 @@ test('a label of blank glyphs has no halo', () => {
   assert.equal(textHalo(line('  ', 0, 0, 1, 0), 1, { color: white, width: 2, blur: 0, opacity: 1 }), null);
 });
 
-let server: Server;
-let browser: Browser;
+let opened: OpenPage | undefined;
 let page: Page;
 let origin: string;
 const missing: string[] = [];
 
 before(async () => {
-  ({ server, origin } = await serve(missing));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1024, height: 1024 } });
-  await page.goto(`${origin}/`);
+  opened = await openPage(missing);
+  ({ page, origin } = opened);
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await opened?.close();
 });
 
 /** Labels far enough apart that none hides another, one per cell of a grid of two columns and four rows: name, size, halo width and blur, and where. */

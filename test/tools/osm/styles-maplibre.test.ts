@@ -9,30 +9,24 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, ConsoleMessage, Page } from 'playwright-core';
-import type { Server } from 'node:http';
+import type { ConsoleMessage, Page } from 'playwright-core';
 import { STYLES } from '../../../src/tools/osm/sprite.js';
-import { launchChromium } from '../../chromium.js';
 import { fixturesDir } from '../../render/suite/cases.js';
-import { render, serve, styleFor } from '../../render/suite/maplibre-page.js';
+import { openPage, render, styleFor, type OpenPage } from '../../render/suite/maplibre-page.js';
 
 const SAMPLES = { oakland: [-122.3004, 37.8076], kirchberg: [10.0695, 48.136] } as const;
 /** The world beneath at zoom 12, the whole street map at 14, the labels of every layer at 17. */
 const ZOOMS = [12, 14, 17];
 
-let browser: Browser;
-let server: Server;
+let opened: OpenPage | undefined;
 let origin: string;
 let page: Page;
 const messages: string[] = [];
 const missing: string[] = [];
 
 before(async () => {
-  ({ server, origin } = await serve(missing));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1024, height: 1024 } });
-  await page.goto(`${origin}/`);
-  await page.waitForFunction('typeof window.renderCase === "function"');
+  opened = await openPage(missing);
+  ({ page, origin } = opened);
   // Listened to only now: the page itself asks for a favicon the server does not have.
   const keep = (where: string) => (message: ConsoleMessage) => {
     if (message.type() === 'warning' || message.type() === 'error') messages.push(`${where} ${message.type()}: ${message.text()}`);
@@ -43,8 +37,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
-  server?.close();
+  await opened?.close();
 });
 
 for (const [sample, center] of Object.entries(SAMPLES)) {
