@@ -5,7 +5,8 @@
 # Redis is expected at MERIDIAN_TEST_REDIS_URL (default redis://127.0.0.1:6379). Extra arguments select test files;
 # MERIDIAN_TEST_CONCURRENCY sets how many files run at once (default 2).
 #
-# After each pass the slowest test files are listed (scripts/test-timing.mjs).
+# After each pass the slowest test files are listed (scripts/test-summary.mjs); the failed tests of
+# both passes, with their places and messages, are listed again at the very end.
 # Every skipped test is listed with its reason. The only skips a pass may have are tests written
 # for the other database (reason `needs PostgreSQL…` or `PGlite only…`); any other skip fails the
 # run: setup installs every peer tool the tests compare with (ecCodes, PROJ, Chromium, the GRIB
@@ -24,7 +25,8 @@ if [ "${#files[@]}" -eq 0 ]; then echo "no test files found under dist/test" >&2
 
 log=$(mktemp)
 template=$(mktemp -d)
-trap 'rm -f "$log" "$log.tap" "$log.timing"; rm -rf "$template"' EXIT
+failures=$(mktemp)
+trap 'rm -f "$log" "$log.tap" "$log.summary" "$failures"; rm -rf "$template"' EXIT
 # One empty PGlite cluster for the run: test data directories start from copies of it (test/helpers.ts).
 node scripts/pglite-template.mjs "$template/pglite" || exit 1
 export MERIDIAN_TEST_PGLITE_TEMPLATE=$template/pglite
@@ -41,9 +43,11 @@ for database in pglite "$postgres"; do
   [ "${#run[@]}" -gt 0 ] || continue
   MERIDIAN_TEST_DATABASE=$database node --test --test-concurrency="$concurrency" --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$log.tap" \
-    --test-reporter=./scripts/test-timing.mjs --test-reporter-destination="$log.timing" "${run[@]}" || status=1
+    --test-reporter=./scripts/test-summary.mjs --test-reporter-destination="$log.summary" "${run[@]}" || status=1
   cat "$log.tap" >> "$log"
-  cat "$log.timing"
+  # The summary's failed tests wait for the end of the output; the rest is shown now.
+  sed '/^failed tests:$/,$d' "$log.summary"
+  sed -n '/^failed tests:$/,${/^failed tests:$/d;p}' "$log.summary" | sed "s/^  ✖ /  ✖ on $shown: /" >> "$failures"
   # TAP marks a skipped test `ok N - name # SKIP reason` (indented when nested).
   while IFS=$'\t' read -r name reason; do
     if [[ $reason =~ $expected_skip ]]; then
@@ -57,6 +61,7 @@ done
 
 count() { awk -v key="$1" 'index($0, "# " key " ") == 1 {s += $3} END {print s + 0}' "$log"; }
 echo "tests: $(count pass) passed, $(count fail) failed, $(count cancelled) cancelled, $(count skipped) skipped"
+if [ -s "$failures" ]; then echo "failed tests:"; cat "$failures"; fi
 if [ "$unexpected" -gt 0 ]; then
   echo "$unexpected unexpected skip(s): a test skipped for a reason other than the database it runs on (a missing peer tool?). Run bash scripts/setup.sh --dev." >&2
   status=1
