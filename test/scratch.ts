@@ -3,7 +3,7 @@
  * random generator. Kept apart from helpers.ts, which opens servers and databases, so that
  * importing these does not make a test one that scripts/database-tests.mjs runs on both databases.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,13 +12,38 @@ export function tempDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'meridian-test-'));
 }
 
-/** A TCP port nobody listens on at the moment. */
+/**
+ * A TCP port nobody listens on at the moment, for a process that binds it later, chosen below the
+ * kernel's range of ports for outgoing connections (`ip_local_port_range`): a port from that range
+ * may be taken meanwhile as the local end of another test's connection (EADDRINUSE), one below it
+ * only by another listener asking for it by number.
+ */
 export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+  const [ephemeralLow] = ephemeralRange();
+  const low = 10_000;
+  const high = Math.max(low + 1000, ephemeralLow);
+  for (;;) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    const probe = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      probe.once('error', () => resolve(false));
+      probe.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => probe.close(resolve));
+    return port;
+  }
+}
+
+/** The kernel's range of local ports for outgoing connections (Linux), or its usual default. */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high)) return [low!, high!];
+  } catch {
+    // not Linux
+  }
+  return [32768, 60999];
 }
 
 /** mulberry32: a small seeded generator in [0, 1), so that "random" test points are the same on every run. */

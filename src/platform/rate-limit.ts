@@ -159,6 +159,8 @@ type RedisWithLease = Redis & {
 
 /** How long an instance may hold tokens it took from Redis before they lapse. */
 const leaseMs = 100;
+/** How long a Redis command may take before the limiter fails open: a request is not held longer for it. */
+const COMMAND_TIMEOUT_MS = 500;
 
 /**
  * Redis-backed buckets shared by all instances. Each instance takes tokens in small leases (what
@@ -182,11 +184,13 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly prefix: string,
     private readonly settings: RateLimitSettings,
     private readonly onError: (error: Error) => void,
+    /** How long a command may take before the request is let through (tests give it more than load alone can use up). */
+    { commandTimeoutMs = COMMAND_TIMEOUT_MS }: { commandTimeoutMs?: number } = {},
   ) {
     const redis = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: 500,
+      commandTimeout: commandTimeoutMs,
       lazyConnect: true,
       // Commands issued in the same tick share one round trip.
       enableAutoPipelining: true,

@@ -18,6 +18,7 @@ import { addArchive } from '../../src/tools/osm/add.js';
 import { newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
 import { launchChromium, collectPageErrors, browserStep } from '../chromium.js';
 import { requirePeers } from '../peers.js';
+import { until } from '../until.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/catalog');
@@ -71,15 +72,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** Polls the page (the pages' policy forbids the string evaluation Playwright's own waiting would use). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const step = (name: string, run: () => Promise<void>) => browserStep(name, run, () => page, artifacts);
 

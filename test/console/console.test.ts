@@ -19,6 +19,7 @@ import { newAccount, startTestServer, testConfig, type TestServer } from '../hel
 import { launchChromium, collectPageErrors, browserStep } from '../chromium.js';
 import { GRIB_EXAMPLES, requirePeers } from '../peers.js';
 import { globalField } from '../weather/fields.js';
+import { until } from '../until.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/console');
@@ -102,15 +103,6 @@ after(async () => {
 });
 
 const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
-
-/** Polls the page (the console's policy forbids the string evaluation Playwright's own waiting would use). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Where the test map's green land lies in a screenshot of `element`, as fractions of its width and

@@ -20,6 +20,7 @@ import { launchChromium, collectPageErrors, browserStep } from '../chromium.js';
 import { requirePeers } from '../peers.js';
 import { tempDir } from '../scratch.js';
 import { addSampleMap } from '../geocoding/extracts/samples.js';
+import { until } from '../until.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const artifacts = path.join(root, 'test-artifacts/place-search');
@@ -84,15 +85,6 @@ async function geocode(query: string, extra = ''): Promise<Feature[]> {
   const response = await fetch(`${origin}/geocoding/${encodeURIComponent(query)}.json?key=${encodeURIComponent(key)}&language=en${extra}`);
   assert.equal(response.status, 200);
   return ((await response.json()) as { features: Feature[] }).features;
-}
-
-/** Polls the page (the console's policy forbids the string evaluation Playwright's own waiting would use). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Distance in kilometres between two points (haversine on a sphere of 6,371 km). */

@@ -6,6 +6,9 @@ import { loadConfig } from '../../src/config.js';
 import { rateLimitBounds } from '../../src/keys/config.js';
 import { newAccount, onPostgres, redisUrl, startTestServer, startTwoInstances, testConfig, uniqueSchema, type TestServer } from '../helpers.js';
 
+/** A command timeout a loaded machine cannot reach: past it the limiter lets requests through, which these tests would read as a wrong decision. */
+const unhurried = { commandTimeoutMs: 10_000 };
+
 let server: TestServer;
 let accountId: string;
 
@@ -208,8 +211,8 @@ describe('rate limits', () => {
     // A token every 1000 s: nothing refills while the test runs, however slowly it runs.
     const settings = { requestsPerSecond: 0.001, burst: 4 };
     const errors: Error[] = [];
-    const first = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error));
-    const second = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error));
+    const first = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error), unhurried);
+    const second = new RedisRateLimiter(redisUrl, prefix, settings, (error) => errors.push(error), unhurried);
     try {
       await Promise.all([first.ready(), second.ready()]);
       const decisions = [];
@@ -231,7 +234,7 @@ describe('rate limits', () => {
   test('Redis leases never let instances together spend more than the budget', async () => {
     const prefix = `meridian:${uniqueSchema()}:rate:`;
     const settings = { requestsPerSecond: 100, burst: 20 };
-    const limiters = [0, 1, 2].map(() => new RedisRateLimiter(redisUrl, prefix, settings, () => {}));
+    const limiters = [0, 1, 2].map(() => new RedisRateLimiter(redisUrl, prefix, settings, () => {}, unhurried));
     const redis = new Redis(redisUrl);
     try {
       await Promise.all(limiters.map((limiter) => limiter.ready()));
@@ -260,7 +263,7 @@ describe('rate limits', () => {
       { requestsPerSecond: rateLimitBounds.maxRequestsPerSecond, burst: 1 },
     ];
     const errors: Error[] = [];
-    const redisLimiter = new RedisRateLimiter(redisUrl, prefix, { requestsPerSecond: 0, burst: 1 }, (error) => errors.push(error));
+    const redisLimiter = new RedisRateLimiter(redisUrl, prefix, { requestsPerSecond: 0, burst: 1 }, (error) => errors.push(error), unhurried);
     const redis = new Redis(redisUrl);
     try {
       await redisLimiter.ready();
@@ -472,7 +475,7 @@ describe('unknown keys', () => {
     const settings = { requestsPerSecond: 0.001, burst: 2 };
     const prefix = `meridian:${uniqueSchema()}:unknown-keys:`;
     const memory = new MemoryRateLimiter(settings, () => 1_000_000);
-    const redis = new RedisRateLimiter(redisUrl, prefix, settings, (error) => assert.fail(error));
+    const redis = new RedisRateLimiter(redisUrl, prefix, settings, (error) => assert.fail(error), unhurried);
     try {
       await redis.ready();
       for (const limiter of [memory, redis]) {

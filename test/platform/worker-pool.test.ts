@@ -25,26 +25,28 @@ const unavailable = (message: RegExp) => (error: unknown) => {
 };
 
 test('the time limit counts from when a task starts on a thread, not from when it was queued', async () => {
-  const naps = pool({ threads: 1, queue: 4, timeoutMs: 1000 });
+  // The first nap's time includes the thread's start: 1.9 s of room for it on a loaded machine.
+  const naps = pool({ threads: 1, queue: 4, timeoutMs: 3000 });
   try {
-    // Each 400 ms nap is within the limit; the third ends 1200 ms after it was queued.
-    assert.deepEqual(await Promise.all([naps.run(400, 'late'), naps.run(400, 'late'), naps.run(400, 'late')]), [400, 400, 400]);
+    // Each 1100 ms nap is within the limit; the third ends 3300 ms after it was queued.
+    assert.deepEqual(await Promise.all([naps.run(1100, 'late'), naps.run(1100, 'late'), naps.run(1100, 'late')]), [1100, 1100, 1100]);
   } finally {
     await naps.close();
   }
 });
 
 test('a task that cannot finish in time behind the line is refused at once, before the line drains', async () => {
-  const naps = pool({ threads: 1, queue: 10, timeoutMs: 1000 });
+  // The first nap's time includes the thread's start: 1.4 s of room for it on a loaded machine.
+  const naps = pool({ threads: 1, queue: 10, timeoutMs: 3000 });
   try {
-    // Recent naps take 600 ms or more (the thread's start-up spread over three).
-    for (let i = 0; i < 3; i++) await naps.run(600, 'late');
+    // Recent naps take 1600 ms or more (the thread's start-up spread over three).
+    for (let i = 0; i < 3; i++) await naps.run(1600, 'late');
     const order: string[] = [];
-    const first = naps.run(600, 'late').then(() => order.push('first done'));
-    // Behind a 600 ms nap, another would end 1200 ms or more from now.
+    const first = naps.run(1600, 'late').then(() => order.push('first done'));
+    // Behind a 1600 ms nap, another would end 3200 ms or more from now.
     await assert.rejects(
-      naps.run(600, 'late').finally(() => order.push('second refused')),
-      unavailable(/Too many naps waiting to finish within 1000 ms/),
+      naps.run(1600, 'late').finally(() => order.push('second refused')),
+      unavailable(/Too many naps waiting to finish within 3000 ms/),
     );
     await first;
     assert.deepEqual(order, ['second refused', 'first done']);

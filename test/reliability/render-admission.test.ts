@@ -36,6 +36,12 @@ function heavyWorld() {
  * of rendering on an idle machine and about a minute on a loaded one.
  */
 const LIMIT_MS = 12_000;
+/**
+ * What a 200 may take beyond the limit as this test measures it: the server counts from admission,
+ * the test from before it asks, and a render that ends just inside its limit is answered once the
+ * serving loop, busy with 84 requests, gets to it. Before admission held, 200s came 2-4x the limit late.
+ */
+const ANSWER_SLACK_MS = 2_000;
 const IMAGES = 80;
 /** Raster tiles of four metatiles no request has drawn, asked for in the same burst. */
 const TILES = ['/maps/world/3/4/2.png', '/maps/world/3/0/0@2x.png', '/maps/world/256/5/16/10.png', '/maps/world/4/8/5.png'];
@@ -62,11 +68,11 @@ test('a burst of large images on a fresh server: every 200 within the limit, the
     ]);
 
     const summary = burst.map(({ response, ms }) => `${response.statusCode} ${Math.round(ms)}`).join(', ');
-    const late = burst.filter(({ response, ms }) => response.statusCode === 200 && ms > LIMIT_MS);
+    const late = burst.filter(({ response, ms }) => response.statusCode === 200 && ms > LIMIT_MS + ANSWER_SLACK_MS);
     assert.deepEqual(
       late.map(({ url, ms }) => `${url}: 200 after ${Math.round(ms)} ms`),
       [],
-      `every 200 within the server's limit of ${LIMIT_MS} ms (status and ms of each answer: ${summary})`,
+      `every 200 within the server's limit of ${LIMIT_MS} ms, give or take ${ANSWER_SLACK_MS} ms (status and ms of each answer: ${summary})`,
     );
     for (const { url, response } of burst) {
       if (response.statusCode === 200) continue;

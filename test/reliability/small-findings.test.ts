@@ -49,7 +49,8 @@ test('an account holds at most maxKeysPerAccount keys, even when it asks for mor
 });
 
 test('key management is rate-limited per account, with Retry-After', async () => {
-  const limited = await startTestServer(testConfig({ management: { requestsPerSecond: 1, burst: 3 } }));
+  // A token a hundred seconds: however slowly a loaded machine answers the first three, none comes back before the fourth.
+  const limited = await startTestServer(testConfig({ management: { requestsPerSecond: 0.01, burst: 3 } }));
   try {
     const first = await newAccount(limited.meridian, 'first');
     const second = await newAccount(limited.meridian, 'second');
