@@ -29,8 +29,12 @@ import type { Deriver } from './search/search.js';
 import { pairKey, resultOf, TransformError, type TransformLog, type TransformOutcome, type TransformResult, type Transforms, type TransformTask } from './transform.js';
 import type { PoolResult, PoolTask } from './worker.js';
 
-/** The longest PROJ call seen is about ten seconds (a pair's operation search on a loaded machine); one this late is stuck. */
-const STUCK_MS = 30_000;
+/**
+ * The longest PROJ call seen is about ten seconds on an idle machine (a pair's operation search),
+ * several times that beside other work; stopping it throws away the plan it would have kept for the
+ * retry, so only a call two minutes past its budget counts as stuck.
+ */
+const STUCK_MS = 120_000;
 /** Pairs whose refusal is kept. */
 const REFUSALS = 4096;
 
