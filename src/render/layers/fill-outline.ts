@@ -18,16 +18,25 @@ function snap(value: number): number {
 }
 
 /**
- * The premultiplied RGBA buffer (0..1) outlines are blended into, shared by every layer and render
- * (drawing never awaits, so one is enough) and cleared pixel by pixel after use.
+ * Outlines are blended into premultiplied RGBA (0..1) blocks of BLOCK x BLOCK pixels, made for the
+ * blocks an outline reaches: outlines are thin and sparse, so most of an image needs none, and an
+ * image's first outline no longer costs a buffer the size of the output (4 MB at 512x512, 50 MB at
+ * 2048x1536) that the kernel zeroes page by page. Each block goes onto the canvas with one small
+ * putImageData; Skia converts the pixels it is given, so one over the outlines' bounding box cost
+ * for every transparent pixel in it.
  */
-let shared = new Float32Array(0);
-let sharedPixels = new Uint8ClampedArray(0);
+const BLOCK_SHIFT = 6;
+const BLOCK = 1 << BLOCK_SHIFT;
+const BLOCK_MASK = BLOCK - 1;
+/** Blocks given back, all zero: shared by every layer and render (drawing never awaits). */
+const freeBlocks: Float32Array[] = [];
+/** One block's pixels for putImageData, all zero between composites. */
+const blockPixels = new Uint8ClampedArray(BLOCK * BLOCK * 4);
 
 export class OutlineBuffer {
-  private readonly data: Float32Array;
-  /** Pixels blended into, each once (its alpha was 0 before). */
-  private readonly touched: number[] = [];
+  private readonly columns: number;
+  /** The blocks blended into, by block index (row-major); each one's pixels blended into, each once (its alpha was 0 before). */
+  private readonly blocks = new Map<number, { data: Float32Array; touched: number[] }>();
   private x0: number;
   private y0: number;
   private x1 = -1;
@@ -37,8 +46,7 @@ export class OutlineBuffer {
     private readonly width: number,
     private readonly height: number,
   ) {
-    if (shared.length < width * height * 4) shared = new Float32Array(width * height * 4);
-    this.data = shared;
+    this.columns = Math.ceil(width / BLOCK);
     this.x0 = width;
     this.y0 = height;
   }
@@ -87,10 +95,16 @@ export class OutlineBuffer {
     const t = Math.min(1, distance);
     const alpha = 1 - t * t * (3 - 2 * t);
     if (alpha <= 0) return;
-    const p = j * this.width + i;
+    const b = (j >> BLOCK_SHIFT) * this.columns + (i >> BLOCK_SHIFT);
+    let block = this.blocks.get(b);
+    if (!block) {
+      block = { data: freeBlocks.pop() ?? new Float32Array(BLOCK * BLOCK * 4), touched: [] };
+      this.blocks.set(b, block);
+    }
+    const p = ((j & BLOCK_MASK) << BLOCK_SHIFT) | (i & BLOCK_MASK);
     const o = p * 4;
-    const data = this.data;
-    if (data[o + 3] === 0) this.touched.push(p);
+    const data = block.data;
+    if (data[o + 3] === 0) block.touched.push(p);
     const keep = 1 - color[3] * alpha;
     data[o] = color[0] * alpha + data[o]! * keep;
     data[o + 1] = color[1] * alpha + data[o + 1]! * keep;
@@ -102,42 +116,35 @@ export class OutlineBuffer {
     if (j > this.y1) this.y1 = j;
   }
 
-  /** Draws what was rasterised onto `ctx`, over what is there, and clears the buffer. */
+  /** Draws what was rasterised onto `ctx`, over what is there, and gives the blocks back cleared. */
   composite(rc: RenderContext, ctx: SKRSContext2D): void {
     if (this.x1 < this.x0) return;
-    const w = this.x1 - this.x0 + 1;
-    const h = this.y1 - this.y0 + 1;
     const canvas = rc.scratch();
     const scratch = canvas.getContext('2d');
-    // One pixel buffer for every composite (a fresh one per fill layer was most of a render's
-    // garbage), kept all zero between composites: only the pixels written are cleared after.
-    if (sharedPixels.length < w * h * 4) sharedPixels = new Uint8ClampedArray(w * h * 4);
-    const out = sharedPixels.subarray(0, w * h * 4);
-    const data = this.data;
-    const { touched, width, x0, y0 } = this;
-    // Where each touched pixel lands in `out` (byte offset), kept for clearing it again below.
-    const at = new Int32Array(touched.length);
-    for (let i = 0; i < touched.length; i++) {
-      const p = touched[i]!;
-      const y = (p / width) | 0;
-      const q = ((y - y0) * w + p - y * width - x0) * 4;
-      at[i] = q;
-      const o = p * 4;
-      const a = data[o + 3]!;
-      if (a > 0) {
-        out[q] = (data[o]! / a) * 255;
-        out[q + 1] = (data[o + 1]! / a) * 255;
-        out[q + 2] = (data[o + 2]! / a) * 255;
-        out[q + 3] = a * 255;
+    for (const [b, { data, touched }] of this.blocks) {
+      for (let k = 0; k < touched.length; k++) {
+        const o = touched[k]! * 4;
+        const a = data[o + 3]!;
+        if (a > 0) {
+          blockPixels[o] = (data[o]! / a) * 255;
+          blockPixels[o + 1] = (data[o + 1]! / a) * 255;
+          blockPixels[o + 2] = (data[o + 2]! / a) * 255;
+          blockPixels[o + 3] = a * 255;
+        }
+        data[o] = data[o + 1] = data[o + 2] = data[o + 3] = 0;
       }
-      data[o] = data[o + 1] = data[o + 2] = data[o + 3] = 0;
+      // An ImageData takes its pixels as they are when it is made.
+      scratch.putImageData(new ImageData(blockPixels, BLOCK, BLOCK), (b % this.columns) << BLOCK_SHIFT, Math.floor(b / this.columns) << BLOCK_SHIFT);
+      for (let k = 0; k < touched.length; k++) {
+        const o = touched[k]! * 4;
+        blockPixels[o] = blockPixels[o + 1] = blockPixels[o + 2] = blockPixels[o + 3] = 0;
+      }
+      freeBlocks.push(data);
     }
-    scratch.putImageData(new ImageData(out, w, h), 0, 0);
-    for (let i = 0; i < at.length; i++) {
-      const q = at[i]!;
-      out[q] = out[q + 1] = out[q + 2] = out[q + 3] = 0;
-    }
-    ctx.drawImage(canvas, 0, 0, w, h, this.x0, this.y0, w, h);
+    this.blocks.clear();
+    const w = this.x1 - this.x0 + 1;
+    const h = this.y1 - this.y0 + 1;
+    ctx.drawImage(canvas, this.x0, this.y0, w, h, this.x0, this.y0, w, h);
     rc.release(canvas);
   }
 }
