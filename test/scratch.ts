@@ -19,9 +19,8 @@ export function tempDir(): string {
  * only by another listener asking for it by number.
  */
 export async function freePort(): Promise<number> {
-  const [ephemeralLow] = ephemeralRange();
   const low = 10_000;
-  const high = Math.max(low + 1000, ephemeralLow);
+  const high = Math.max(low + 1000, firstEphemeralPort());
   for (;;) {
     const port = low + Math.floor(Math.random() * (high - low));
     const probe = createServer();
@@ -35,15 +34,15 @@ export async function freePort(): Promise<number> {
   }
 }
 
-/** The kernel's range of local ports for outgoing connections (Linux), or its usual default. */
-function ephemeralRange(): [number, number] {
+/** The lowest local port the kernel gives outgoing connections (Linux), or its usual default. */
+function firstEphemeralPort(): number {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (Number.isInteger(low) && Number.isInteger(high)) return [low!, high!];
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low)) return low;
   } catch {
     // not Linux
   }
-  return [32768, 60999];
+  return 32768;
 }
 
 /** mulberry32: a small seeded generator in [0, 1), so that "random" test points are the same on every run. */

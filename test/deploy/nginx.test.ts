@@ -105,8 +105,9 @@ async function waitReady(instance: Instance): Promise<boolean> {
 
 /**
  * An instance on a free port. The port is free when chosen, not necessarily when the instance binds
- * it seconds later: another test's outgoing connection may have taken it as its local port
- * meanwhile (EADDRINUSE), and then the instance starts again on another.
+ * it seconds later: freePort keeps clear of the ports outgoing connections take, but another test's
+ * listener may have asked for the same number meanwhile (EADDRINUSE), and then the instance starts
+ * again on another.
  */
 async function startInstanceOnFreePort(dataDir: string): Promise<Instance> {
   for (let attempt = 1; ; attempt++) {
