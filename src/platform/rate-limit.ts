@@ -122,7 +122,8 @@ export class MemoryRateLimiter implements RateLimiter {
 /**
  * The same bucket as a Lua script, so the read-modify-write is atomic across instances. It grants
  * up to ARGV[3] tokens at once (a lease) and returns {granted, tokens left} (as text: Lua numbers
- * reach Redis replies as integers).
+ * reach Redis replies as integers). The state is stored with every digit (%.17g): Lua's tostring
+ * keeps 14, which rounds the time to 0.1 ms, and each lease would add that rounding to the refill.
  */
 const leaseScript = `
 local rate = tonumber(ARGV[1])
@@ -140,7 +141,7 @@ if granted >= 1 then
 else
   granted = 0
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
 return {granted, tostring(tokens)}
 `;
