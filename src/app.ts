@@ -212,6 +212,7 @@ export async function createServer(meridian: Meridian, options: ServerOptions = 
     if (change.available) publicApp.log.info({ downMs: Math.round(change.downMs) }, 'database reachable again');
     else publicApp.log.error({ err: change.error }, 'database unreachable: requests that need it answer 503 until it answers again');
   });
+  metrics.watchKeyChanges(() => gate.heardAgoMs() / 1000);
   await gate.start();
   meridian.usage.start();
 

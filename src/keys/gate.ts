@@ -252,6 +252,14 @@ export class KeyGate {
     else limited(used);
   }
 
+  /**
+   * How long ago (ms) this instance last knew it had heard every key change: the age the
+   * revocation bound is measured against. 0 where no change can be missed (the embedded database).
+   */
+  heardAgoMs(now = performance.now()): number {
+    return Math.max(0, now - this.heardUntil);
+  }
+
   invalidate(tokenHashHex: string): void {
     this.epoch++;
     this.cache.delete(tokenHashHex);

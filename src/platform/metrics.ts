@@ -54,6 +54,7 @@ export class Metrics {
   private readonly caches = new Map<string, () => CacheSize>();
   private readonly pools = new Map<string, () => PoolLoad>();
   private database: (() => DatabasePoolUse | null) | null = null;
+  private keyChangesHeard: (() => number) | null = null;
   private weather: (() => Promise<WeatherRuns[]>) | null = null;
   /** The weather runs of the scrape under way. */
   private scrapedWeather: Promise<WeatherRuns[]> | null = null;
@@ -155,6 +156,15 @@ export class Metrics {
         for (const state of ['open', 'idle', 'waiting', 'max'] as const) this.set({ state }, use[state]);
       },
     });
+    new Gauge({
+      name: 'meridian_key_changes_heard_age_seconds',
+      help: 'Seconds since this instance last knew it had heard every key change (its notification connection answered); past the revocation bound, cached keys need the database (0 on PGlite)',
+      registers: [this.registry],
+      collect() {
+        const age = metrics.keyChangesHeard?.();
+        if (age !== undefined) this.set(age);
+      },
+    });
     // The three weather gauges are read concurrently at a scrape; they share one catalog query.
     const weatherGauge = (name: string, help: string, value: (model: WeatherRuns, now: number) => number) =>
       new Gauge({
@@ -228,6 +238,11 @@ export class Metrics {
 
   watchDatabase(use: () => DatabasePoolUse | null): void {
     this.database = use;
+  }
+
+  /** `age`: seconds since every key change was last known to be heard. */
+  watchKeyChanges(age: () => number): void {
+    this.keyChangesHeard = age;
   }
 
   watchWeather(runs: () => Promise<WeatherRuns[]>): void {

@@ -64,6 +64,7 @@ describe('metrics on the public listener behind metrics.token', () => {
       'meridian_weather_runs',
       'meridian_weather_latest_run_age_seconds',
       'meridian_database_pool_connections',
+      'meridian_key_changes_heard_age_seconds',
       'nodejs_eventloop_lag_seconds',
       'process_cpu_seconds_total',
     ]) {
@@ -72,6 +73,9 @@ describe('metrics on the public listener behind metrics.token', () => {
     for (const pool of ['render', 'coordinates']) {
       assert.match(response.body, new RegExp(`^meridian_worker_pool_tasks\\{pool="${pool}",state="waiting"\\} 0$`, 'm'), pool);
     }
+    // Heard moments ago (a heartbeat is 2 s by default), or always (PGlite hears changes in-process).
+    const heard = Number(/^meridian_key_changes_heard_age_seconds (\S+)$/m.exec(response.body)?.[1]);
+    assert.ok(heard >= 0 && heard < 30, `key changes heard ${heard} s ago`);
   });
 
   test('weather runs and their age come from the catalog; a scrape without the database still answers', async () => {

@@ -74,6 +74,8 @@ function logLines(logs: LogCapture): { level: number; msg: string }[] {
   return logs.lines.map((line) => JSON.parse(line) as { level: number; msg: string });
 }
 
+/** `meridian_key_changes_heard_age_seconds` of a scrape. */
+const heardAge = ({ body }: { body: string }) => Number(/^meridian_key_changes_heard_age_seconds (\S+)$/m.exec(body)?.[1]);
 const outageLogged = (logs: LogCapture) => logLines(logs).filter((line) => /^database unreachable/.test(line.msg)).length;
 const recoveryLogged = (logs: LogCapture) => logLines(logs).filter((line) => /^database reachable again/.test(line.msg)).length;
 
@@ -176,6 +178,7 @@ describe('PostgreSQL faults', () => {
         // Past the revocation bound, a cached key is no longer trusted without the database.
         await delay(Math.max(0, faultStarted + revocationBoundMs + 500 - Date.now()));
         assertUnavailable(await get(base, `/ping?key=${cached.token}`), 'a cached key past the revocation bound');
+        assert.ok(heardAge(await server.server.metrics.scrape()) > revocationBoundMs / 1000, 'the metrics show the bound passed');
 
         assert.equal(outageLogged(logs), 1, 'the outage is logged once');
         assert.equal(recoveryLogged(logs), 0);
@@ -184,6 +187,7 @@ describe('PostgreSQL faults', () => {
         assert.equal((await get(base, `/ping?key=${cached.token}`)).status, 200);
         assert.equal((await get(base, '/v1/api_keys', { authorization: auth })).status, 200);
         assert.equal((await get(base, '/ready')).status, 200);
+        assert.ok(await until(async () => heardAge(await server.server.metrics.scrape()) < revocationBoundMs / 1000, 10_000), 'key changes are heard again');
         assert.ok(await until(() => recoveryLogged(logs) > 0, 10_000), 'the end of the outage is logged');
         await delay(500);
         assert.equal(outageLogged(logs), 1, 'the outage is logged once');
