@@ -73,3 +73,9 @@ export function parseRaw(response: string): { status: number; headers: string; b
   const [head, ...rest] = response.split('\r\n\r\n');
   return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head!)?.[1]), headers: head!.toLowerCase(), body: rest.join('\r\n\r\n') };
 }
+
+/** The value of one sample of a Prometheus scrape (0 when the series is absent), e.g. `meridian_key_refusals_total{reason="missing"}`. */
+export function sample(scrape: string, series: string): number {
+  const line = scrape.split('\n').find((candidate) => candidate.startsWith(series + ' '));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}

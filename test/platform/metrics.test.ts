@@ -2,15 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { smallStyle } from '../maps/raster/raster-maps.js';
 import { LogCapture, newAccount, startTestServer, testConfig, type TestServer } from '../helpers.js';
-import { freePort } from '../scratch.js';
+import { freePort, sample } from '../scratch.js';
 
 const token = 'metrics-token-0123456789';
-
-/** The value of one sample of a scrape (0 when the series is absent), e.g. `meridian_key_refusals_total{reason="missing"}`. */
-function sample(scrape: string, series: string): number {
-  const line = scrape.split('\n').find((candidate) => candidate.startsWith(series + ' '));
-  return line === undefined ? 0 : Number(line.slice(series.length + 1));
-}
 
 describe('metrics on the public listener behind metrics.token', () => {
   let server: TestServer;
@@ -74,7 +68,7 @@ describe('metrics on the public listener behind metrics.token', () => {
       assert.match(response.body, new RegExp(`^meridian_worker_pool_tasks\\{pool="${pool}",state="waiting"\\} 0$`, 'm'), pool);
     }
     // Heard moments ago (a heartbeat is 2 s by default), or always (PGlite hears changes in-process).
-    const heard = Number(/^meridian_key_changes_heard_age_seconds (\S+)$/m.exec(response.body)?.[1]);
+    const heard = sample(response.body, 'meridian_key_changes_heard_age_seconds');
     assert.ok(heard >= 0 && heard < 30, `key changes heard ${heard} s ago`);
   });
 

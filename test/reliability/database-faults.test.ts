@@ -21,6 +21,7 @@ import {
   testDatabase,
   type TestServer,
 } from '../helpers.js';
+import { sample } from '../scratch.js';
 import { TcpProxy, type ProxyMode } from '../tcp-proxy.js';
 import { buildKeyframe } from '../../src/weather/tileset.js';
 import { defaultVariables } from '../../src/weather/variables.js';
@@ -75,7 +76,7 @@ function logLines(logs: LogCapture): { level: number; msg: string }[] {
 }
 
 /** `meridian_key_changes_heard_age_seconds` of a scrape. */
-const heardAge = ({ body }: { body: string }) => Number(/^meridian_key_changes_heard_age_seconds (\S+)$/m.exec(body)?.[1]);
+const heardAge = ({ body }: { body: string }) => sample(body, 'meridian_key_changes_heard_age_seconds');
 const outageLogged = (logs: LogCapture) => logLines(logs).filter((line) => /^database unreachable/.test(line.msg)).length;
 const recoveryLogged = (logs: LogCapture) => logLines(logs).filter((line) => /^database reachable again/.test(line.msg)).length;
 
