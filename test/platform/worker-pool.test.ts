@@ -144,6 +144,20 @@ test("a pool's threads load their module by import(), never by Node's synchronou
   }
 });
 
+test("a thread's event loop turns between tasks, where Node-API runs native objects' finalizers (a render thread kept every canvas and pixel buffer without it)", async () => {
+  const threads = new WorkerPool<void, number>({ filename: new URL('./event-loop-worker.js', import.meta.url), tasks: 'checks', threads: 1, queue: 1, timeoutMs: 60_000 });
+  try {
+    await threads.run(undefined, 'late');
+    // Each task's immediate runs before the next task (piscina's Atomics.wait between tasks gives 0 every
+    // time); one task in a row may still come in the same turn as the answer before it, on a busy machine.
+    const immediates: number[] = [];
+    for (let i = 0; i < 4; i++) immediates.push(await threads.run(undefined, 'late'));
+    assert.ok(immediates.includes(1), `immediates run between tasks: ${immediates.join(', ')}`);
+  } finally {
+    await threads.close();
+  }
+});
+
 test('a process started with a V8 option (which a thread given options explicitly refuses) still runs its pools', async () => {
   // The pool module in a process of its own, run with --max-old-space-size, running one nap.
   const pool = new URL('../../src/platform/worker-pool.js', import.meta.url).href;
