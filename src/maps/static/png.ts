@@ -62,12 +62,29 @@ export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number,
  * Writes the RGB rows of an opaque image into `rows`; false, with `rows` half written, at the
  * first pixel that is not opaque. A style's background makes most map images opaque, and a
  * quarter fewer bytes to deflate saves more time (0.6-0.9 ms of 4 for a 512x512 image) than this
- * pass costs over the RGBA copy (0.3 ms): 2-3% less time for a whole PNG, 2.4% fewer bytes.
+ * pass costs over the RGBA copy: 2-3% less time for a whole PNG, 2.4% fewer bytes.
+ *
+ * Four pixels at a time, as 32-bit words (little-endian: R, G, B, A from the low byte up), their
+ * alphas checked together and their colours written as three words: 0.28 ms for a 512x512 image
+ * against 0.82 ms byte by byte (a twentieth of a render thread's time under load, in `perf`).
  */
 function opaqueRows(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, rows: Buffer): boolean {
+  const from = new DataView(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+  const to = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
+  const quads = width >> 2;
   for (let y = 0, s = 0, d = 0; y < height; y++) {
     rows[d++] = 0;
-    for (let x = 0; x < width; x++, s += 4, d += 3) {
+    for (let q = 0; q < quads; q++, s += 16, d += 12) {
+      const p0 = from.getUint32(s, true);
+      const p1 = from.getUint32(s + 4, true);
+      const p2 = from.getUint32(s + 8, true);
+      const p3 = from.getUint32(s + 12, true);
+      if ((p0 & p1 & p2 & p3) >>> 24 !== 255) return false;
+      to.setUint32(d, (p0 & 0xffffff) | (p1 << 24), true);
+      to.setUint32(d + 4, ((p1 >>> 8) & 0xffff) | (p2 << 16), true);
+      to.setUint32(d + 8, ((p2 >>> 16) & 0xff) | (p3 << 8), true);
+    }
+    for (let x = quads << 2; x < width; x++, s += 4, d += 3) {
       if (pixels[s + 3] !== 255) return false;
       rows[d] = pixels[s]!;
       rows[d + 1] = pixels[s + 1]!;
