@@ -155,11 +155,9 @@ export class WorkerPool<Task, Result> {
       idleTimeout: IDLE_TIMEOUT_MS,
       workerData: options.workerData,
       execArgv: execArgvOfThreads(),
-      // Tasks reach a thread as messages on its event loop, not through piscina's Atomics.wait
-      // between tasks, which stops the loop: native objects' finalizers (Node-API runs them on the
-      // loop) then never ran while tasks kept coming. A render thread kept every canvas and pixel
-      // buffer it had read, about 1.8 MB a 512x512 image (3.7 GB after 1,500 images, 0.8 GB with
-      // this), and faulting in new memory for each cost it a fifth of its CPU (docs/benchmarks.md).
+      // Tasks reach a thread as messages on its event loop, which runs while the thread idles;
+      // piscina's Atomics.wait between tasks stops it, and with it what Node-API runs there (native
+      // objects' finalizers; see render-worker.ts, docs/benchmarks.md).
       atomics: 'disabled',
     });
     pool.on('message', (message: unknown) => {

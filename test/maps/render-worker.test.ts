@@ -1,0 +1,50 @@
+/**
+ * A render thread hands back what it read from Skia between tasks: renders that read no file (a
+ * warm map; here a map of a background only) coming back to back, each reading a 512x512 image's
+ * pixels (1 MiB, and as much again for its canvas), leave the process's memory level.
+ *
+ * @oneDatabase the render threads read no database.
+ */
+
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { MapRegistry } from '../../src/maps/registry.js';
+import { RenderPool } from '../../src/maps/render-pool.js';
+import type { StaticImageJob } from '../../src/maps/static/static-image.js';
+import { cleanUp, testConfig } from '../helpers.js';
+
+const config = testConfig({
+  maps: { workers: 1, definitions: { plain: { style: { version: 8, sources: {}, layers: [{ id: 'land', type: 'background', paint: { 'background-color': '#3a7d44' } }] } } } },
+});
+after(() => cleanUp(config));
+
+const MiB = 2 ** 20;
+
+test('back-to-back renders that read no file leave memory level (the thread frees each image before the next)', async () => {
+  const registry = await MapRegistry.open(config);
+  const pool = new RenderPool(config);
+  try {
+    const { id, revision } = registry.get('plain')!;
+    const job = (zoom: number): StaticImageJob => ({
+      viewport: { center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 },
+      format: 'png',
+      paths: [],
+      markers: [],
+      attribution: 'bottomright',
+      icons: new Map(),
+      language: null,
+    });
+    const renders = async (count: number) => {
+      for (let i = 0; i < count; i++) await pool.render({ id, revision }, job(1 + (i % 10) / 10));
+    };
+    await renders(30);
+    const before = process.memoryUsage().rss;
+    // Kept, these would hold about 2 MiB each: 1.2 GiB.
+    await renders(600);
+    const grown = (process.memoryUsage().rss - before) / MiB;
+    assert.ok(grown < 250, `resident memory grew by ${grown.toFixed(0)} MiB over 600 renders`);
+  } finally {
+    await pool.close();
+    await registry.close();
+  }
+});
