@@ -3,9 +3,9 @@
  * `meridian serve` process draws real static maps (`world`, and the street maps `kirchberg` and
  * `west-oakland` of the quick start), their pixels are read back (PNG is lossless: they are the
  * pixels the server encoded), and each candidate encodes every image, taking turns (each round starting
- * with the next one): ours (`encodePixels`: `src/maps/static/png.ts` on Node's zlib up to 512x512,
+ * with the next one): ours (`encodePixels`: `src/maps/static/png.ts` on libdeflate up to 512x512,
  * sharp beyond), sharp (libvips, libpng and zlib-ng) at several levels with and without adaptive
- * row filters, png.ts at several levels, Skia's own encoder (the
+ * row filters, png.ts's rows compressed by libdeflate and by Node's zlib at several levels, Skia's own encoder (the
  * canvas's `encode('png')`, which would save reading the pixels out of the canvas), and fast-png
  * (pure JavaScript). Time is the median of `MERIDIAN_BENCH_REPEAT` encodes; every output is decoded
  * again and must give back the same pixels, or the candidate is marked inexact.
@@ -17,6 +17,8 @@ import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { encodePixels } from '../src/maps/static/encode.js';
+import { deflateSync } from 'node:zlib';
+import { deflate } from '../src/maps/static/deflate.js';
 import { encodePng } from '../src/maps/static/png.js';
 import { createKey, percentile, root, saveResults, startInstance, timedGet } from './instance.js';
 import { worldMaps } from './world.js';
@@ -38,7 +40,9 @@ type Encoder = (image: Image) => Promise<Buffer>;
 const sharpPng = (compressionLevel: number, adaptiveFiltering: boolean): Encoder => (image) =>
   sharp(image.pixels, { raw: { width: image.width, height: image.height, channels: 4 } }).png({ compressionLevel, adaptiveFiltering }).toBuffer();
 
-const zlibPng = (level: number): Encoder => async ({ pixels, width, height }) => encodePng(pixels, width, height, level);
+/** png.ts's rows (RGB when opaque, no filters) compressed by libdeflate or by Node's zlib. */
+const libdeflatePng = (level: number): Encoder => async ({ pixels, width, height }) => encodePng(pixels, width, height, (rows) => deflate(rows, level));
+const zlibPng = (level: number): Encoder => async ({ pixels, width, height }) => encodePng(pixels, width, height, (rows) => deflateSync(rows, { level, memLevel: 9 }));
 
 const candidates: { name: string; encode: Encoder }[] = [
   { name: 'ours (encodePixels)', encode: (image) => encodePixels(new Uint8ClampedArray(image.pixels.buffer, image.pixels.byteOffset, image.pixels.byteLength), image.width, image.height, 'png') },
@@ -46,9 +50,12 @@ const candidates: { name: string; encode: Encoder }[] = [
   { name: 'sharp level 1, no filters', encode: sharpPng(1, false) },
   { name: 'sharp level 2, no filters', encode: sharpPng(2, false) },
   { name: 'sharp level 6, no filters', encode: sharpPng(6, false) },
-  { name: 'node:zlib level 3, no filters', encode: zlibPng(3) },
-  { name: 'node:zlib level 4, no filters', encode: zlibPng(4) },
-  { name: 'node:zlib level 6, no filters', encode: zlibPng(6) },
+  { name: 'png.ts, node:zlib level 3', encode: zlibPng(3) },
+  { name: 'png.ts, node:zlib level 4', encode: zlibPng(4) },
+  { name: 'png.ts, libdeflate level 1', encode: libdeflatePng(1) },
+  { name: 'png.ts, libdeflate level 2', encode: libdeflatePng(2) },
+  { name: 'png.ts, libdeflate level 4', encode: libdeflatePng(4) },
+  { name: 'png.ts, libdeflate level 6', encode: libdeflatePng(6) },
   { name: 'sharp level 2, adaptive filters', encode: sharpPng(2, true) },
   { name: 'sharp level 6, adaptive filters', encode: sharpPng(6, true) },
   // Only the encode is timed: a render would hand its canvas over as it is.

@@ -19,14 +19,15 @@ fi
 # GSHHG at full resolution (the sea around an extract) and the OpenStreetMap samples of
 # python-osmnx-doc that the quick start imports; libxml2-utils, whose xmllint validates the WMTS
 # capabilities against the OGC schemas in the tests; udunits-bin, whose udunits2 checks the weather
-# catalog's units; bzip2, which decompresses forecasts published as .grib2.bz2 (DWD). With --dev also Chromium, in which MapLibre GL JS renders the reference images
+# catalog's units; bzip2, which decompresses forecasts published as .grib2.bz2 (DWD); libdeflate0,
+# which compresses the PNG images up to 512x512 (src/maps/static/deflate.ts). With --dev also Chromium, in which MapLibre GL JS renders the reference images
 # of the render tests and the static-map benchmark's peer, nginx, which test/deploy/nginx.test.ts
 # runs with the deployment recipe's site (as a child process of its own, on a free port), and
 # OpenJPEG's opj_compress and opj_decompress (libopenjp2-tools), which write and read the JPEG 2000
 # images of test/weather/grib/jpeg2000.test.ts.
 packages=(g++ make python3 proj-data proj-bin python-grib-doc libeccodes-tools
   gmt gmt-gshhg-low gmt-gshhg-high fonts-noto-core fonts-noto-cjk fonts-open-sans
-  tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils udunits-bin bzip2)
+  tilemaker osmium-tool gmt-gshhg-full python-osmnx-doc libxml2-utils udunits-bin bzip2 libdeflate0)
 [ "${1:-}" = "--dev" ] && packages+=(chromium nginx libopenjp2-tools)
 missing=()
 for package in "${packages[@]}"; do

@@ -2,9 +2,9 @@
  * Encoding a rendered canvas as the requested format; the settings are fixed, so equal images give
  * equal bytes.
  *
- *  - PNG: up to 512x512 device pixels `png.ts` (Node's zlib, level 4: fewer bytes than sharp, in as
- *    little time or less), larger sharp (libvips) at zlib level 3 without row filters (4-8x faster
- *    there) (`bench/static-encoders.ts`, docs/benchmarks.md). For sharp, level 3 took 0.62-1.02x level 2's
+ *  - PNG: up to 512x512 device pixels `png.ts` (libdeflate, level 1: fewer bytes than sharp, in
+ *    less time), larger sharp (libvips) at zlib level 3 without row filters (faster there)
+ *    (`bench/static-encoders.ts`, docs/benchmarks.md). For sharp, level 3 took 0.62-1.02x level 2's
  *    time for 1-7% fewer bytes, level 1 a little less time for 21-80% more bytes, level 6 up to 1.9x
  *    the time for 2-12% fewer; adaptive filtering (every filter tried on every row) 3-5x the time,
  *    Skia's own encoder 1.5-9x and fast-png 4-22x.

@@ -1,37 +1,45 @@
 /**
- * PNG files of RGBA pixels written on Node's zlib: 8-bit RGB when every pixel is opaque, RGBA
- * otherwise, no row filters, one IDAT chunk, the checksums from zlib's `crc32` (Node 20.15 or newer).
+ * PNG files of RGBA pixels: 8-bit RGB when every pixel is opaque, RGBA otherwise, no row filters,
+ * one IDAT chunk compressed by libdeflate (deflate.ts), the checksums from Node zlib's `crc32` (Node
+ * 20.15 or newer).
  *
- * For images up to 512x512 device pixels (static images of that size, raster tiles) this gives
- * 2-43% fewer bytes than sharp at its best setting, in 0.9-1.1x sharp's time at its fastest (0.4x at
- * 256x256) and a sixth to a half at its slowest: sharp's libvips pipeline took 2 to 13.5 ms for the
- * same 512 image in runs minutes apart. Larger images go to sharp, whose zlib-ng compresses large
- * uniform areas (sea, empty land) 4-8x faster than Node's zlib (`bench/static-encoders.ts`,
+ * For images up to 512x512 device pixels (static images of that size, raster tiles) this takes 0.6x
+ * the time Node's zlib took at level 4 for as many bytes (up to 0.5% more, up to 5% fewer), and
+ * 0.3-0.7x the time of sharp at level 3 for 8-44% fewer bytes; sharp's libvips pipeline also varies
+ * (2 to 13.5 ms for the same 512 image in runs minutes apart). Larger images go to sharp, whose
+ * zlib-ng compresses large uniform areas (sea, empty land) faster: 0.5-0.9x libdeflate's time at
+ * 1024x768@2x, for 19-52% more bytes (`bench/static-encoders.ts`,
  * docs/benchmarks.md, PNG encoders).
  */
 
-import { crc32, deflateSync } from 'node:zlib';
+import { crc32 } from 'node:zlib';
+import { deflate } from './deflate.js';
 
 /** The largest image, in device pixels, this encoder is used for (see the module comment). */
 export const ZLIB_PNG_MAX_PIXELS = 512 * 512;
-/** zlib's level: 4 gave fewer bytes than sharp at level 3 on every image measured, 3 up to 6% more. */
-export const ZLIB_PNG_LEVEL = 4;
-/** zlib's largest hash table (its default is 8): deflate 7-10% faster on map images, bytes within 0.1%. */
-const ZLIB_PNG_MEM_LEVEL = 9;
+/**
+ * libdeflate's level: 1 gave the bytes of Node's zlib at 4 in 0.6x its time; 2 to 6 up to 14% fewer
+ * bytes in 1.2-1.7x level 1's time.
+ */
+const DEFLATE_LEVEL = 1;
+
+/** Compresses the filtered rows to a zlib stream; libdeflate by default (`bench/static-encoders.ts` tries others). */
+export type RowCompressor = (rows: Buffer) => Uint8Array;
+const compressRows: RowCompressor = (rows) => deflate(rows, DEFLATE_LEVEL);
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** A chunk's length, type and CRC around its data. */
 const CHUNK_FRAME = 12;
 const HEADER_LENGTH = 13;
 
-/** The filtered rows of the last image (deflateSync reads them before encodePng returns). */
+/** The filtered rows of the last image (compressed before encodePng returns). */
 let rowsBuffer = Buffer.alloc(0);
 
 /**
  * `pixels`: width × height RGBA, unpremultiplied, row after row (as `getImageData` reads them).
  * An opaque image is written as RGB (colour type 2), any other as RGBA (6).
  */
-export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, level = ZLIB_PNG_LEVEL): Buffer {
+export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, compress = compressRows): Buffer {
   const stride = width * 4;
   if (!(Number.isInteger(width) && Number.isInteger(height) && width > 0 && height > 0) || pixels.byteLength !== stride * height) {
     throw new RangeError(`${pixels.byteLength} bytes are not ${width}x${height} RGBA pixels`);
@@ -43,7 +51,7 @@ export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number,
   if (rowsBuffer.length < length) rowsBuffer = Buffer.allocUnsafe(length);
   const opaque = opaqueRows(pixels, width, height, rowsBuffer);
   const rows = opaque ? rowsBuffer.subarray(0, (width * 3 + 1) * height) : rgbaRows(pixels, width, height, rowsBuffer);
-  const data = deflateSync(rows, { level, memLevel: ZLIB_PNG_MEM_LEVEL });
+  const data = compress(rows);
   // Every byte of it is written below.
   const file = Buffer.allocUnsafe(SIGNATURE.length + 3 * CHUNK_FRAME + HEADER_LENGTH + data.length);
   SIGNATURE.copy(file, 0);
@@ -53,7 +61,7 @@ export function encodePng(pixels: Uint8Array | Uint8ClampedArray, width: number,
     // Bit depth 8, colour type 2 (RGB) or 6 (RGBA), deflate, filter method 0, no interlace.
     body.set([8, opaque ? 2 : 6, 0, 0, 0], 8);
   });
-  at = writeChunk(file, at, 'IDAT', data.length, (body) => data.copy(body));
+  at = writeChunk(file, at, 'IDAT', data.length, (body) => body.set(data));
   writeChunk(file, at, 'IEND', 0, () => {});
   return file;
 }
