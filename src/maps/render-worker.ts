@@ -5,9 +5,10 @@
  * to hundreds of milliseconds each).
  *
  * It warms up before it takes a task (the module's top-level await, which piscina waits for): the
- * maps opened and each drawn once, small, at its centre, so that the renderer's code, the fonts,
- * styles, sprites and the first tiles are loaded before a request comes (a cold thread took 1.6 to
- * 2.2 s over a first image; docs/operations.md, Render admission).
+ * maps opened and each drawn once, small, at its centre, so that the fonts, styles, sprites and the
+ * first tiles are loaded before a request comes (a cold thread took 1.6 to 2.2 s over a first image;
+ * docs/operations.md, Render admission), then a street scene of its own drawn six times, so that
+ * V8 has compiled the renderer's code (warm-up-scene.ts).
  */
 
 import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
@@ -17,6 +18,7 @@ import { glyphRangePbf } from '../render/glyphs/pbf.js';
 import { installedFonts, MapRegistry, type LoadedMap, type RegistrySettings } from './registry.js';
 import { renderStaticImage, type StaticImageJob } from './static/static-image.js';
 import { renderMetatile, type MetatileJob } from './raster/metatile-image.js';
+import { drawWarmUpScene } from './warm-up-scene.js';
 
 /** Which map, and the revision the serving thread has of it. */
 export interface MapVersion {
@@ -80,6 +82,9 @@ async function warmUp(): Promise<void> {
     };
     await renderStaticImage(map, job, deadline).catch(() => {});
   }
+  // The renderer's code compiled on a scene of its own (warm-up-scene.ts); a scene that cannot be
+  // drawn (its font missing) leaves that to the first requests, as before.
+  if (!deadline.aborted) await drawWarmUpScene({ fonts: () => installedFonts(config.dataDir) }, deadline).catch(() => {});
   report(maps);
 }
 
