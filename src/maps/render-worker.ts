@@ -16,7 +16,7 @@ import { move } from 'piscina';
 import { announceWarm } from '../platform/worker-pool.js';
 import { glyphRangePbf } from '../render/glyphs/pbf.js';
 import { installedFonts, MapRegistry, type LoadedMap, type RegistrySettings } from './registry.js';
-import { renderStaticImage, type StaticImageJob } from './static/static-image.js';
+import { plainImageJob, renderStaticImage, type StaticImageJob } from './static/static-image.js';
 import { renderMetatile, type MetatileJob } from './raster/metatile-image.js';
 import { drawWarmUpScene } from './warm-up-scene.js';
 
@@ -71,15 +71,7 @@ async function warmUp(): Promise<void> {
     if (deadline.aborted) break;
     const map = maps.get(id)!;
     const [lon, lat, zoom] = map.center;
-    const job: StaticImageJob = {
-      viewport: { center: [lon, lat], zoom, width: WARM_UP_PIXELS, height: WARM_UP_PIXELS, pixelRatio: 1 },
-      format: map.formats[0] ?? 'png',
-      paths: [],
-      markers: [],
-      attribution: 'bottomright',
-      icons: new Map(),
-      language: null,
-    };
+    const job = plainImageJob({ center: [lon, lat], zoom, width: WARM_UP_PIXELS, height: WARM_UP_PIXELS, pixelRatio: 1 }, map.formats[0] ?? 'png');
     await renderStaticImage(map, job, deadline).catch(() => {});
   }
   // The renderer's code compiled on a scene of its own (warm-up-scene.ts); a scene that cannot be

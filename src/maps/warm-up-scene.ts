@@ -14,7 +14,7 @@ import type { Feature } from 'geojson';
 import { TileCache } from '../render/source/cache.js';
 import type { Viewport } from '../render/view/viewport.js';
 import { loadMap, type LoadOptions } from './registry.js';
-import { renderStaticImage } from './static/static-image.js';
+import { plainImageJob, renderStaticImage } from './static/static-image.js';
 
 /** Views of the scene (around 0°, 0°), at street zooms and at the size most images are. */
 const VIEWS: Viewport[] = [15, 15.5, 16, 15, 15.5, 16].map((zoom, i) => ({ center: [0.0005 * (i % 3), 0.0004 * (i % 2)], zoom, width: 512, height: 512, pixelRatio: 1 }));
@@ -83,7 +83,7 @@ export async function drawWarmUpScene(options: Omit<LoadOptions, 'cache'>, signa
   try {
     for (const viewport of VIEWS) {
       if (signal.aborted) break;
-      await renderStaticImage(map, { viewport, format: 'png', paths: [], markers: [], attribution: 'bottomright', icons: new Map(), language: null }, signal);
+      await renderStaticImage(map, plainImageJob(viewport, 'png'), signal);
     }
   } finally {
     await map.close();

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { MapRegistry } from '../../src/maps/registry.js';
 import { RenderPool } from '../../src/maps/render-pool.js';
-import type { StaticImageJob } from '../../src/maps/static/static-image.js';
+import { plainImageJob } from '../../src/maps/static/static-image.js';
 import { cleanUp, testConfig } from '../helpers.js';
 
 const config = testConfig({
@@ -25,15 +25,7 @@ test('back-to-back renders that read no file leave memory level (the thread free
   const pool = new RenderPool(config);
   try {
     const { id, revision } = registry.get('plain')!;
-    const job = (zoom: number): StaticImageJob => ({
-      viewport: { center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 },
-      format: 'png',
-      paths: [],
-      markers: [],
-      attribution: 'bottomright',
-      icons: new Map(),
-      language: null,
-    });
+    const job = (zoom: number) => plainImageJob({ center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 }, 'png');
     const renders = async (count: number) => {
       for (let i = 0; i < count; i++) await pool.render({ id, revision }, job(1 + (i % 10) / 10));
     };

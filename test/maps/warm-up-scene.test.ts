@@ -8,34 +8,27 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import sharp from 'sharp';
 import { installedFonts, loadMap } from '../../src/maps/registry.js';
-import { renderStaticImage } from '../../src/maps/static/static-image.js';
+import { plainImageJob, renderStaticImage } from '../../src/maps/static/static-image.js';
 import { drawWarmUpScene, warmUpStyle } from '../../src/maps/warm-up-scene.js';
 import { TileCache } from '../../src/render/source/cache.js';
 import { cleanUp, testConfig } from '../helpers.js';
+import { colours } from '../tools/osm/street-maps.js';
 
 const config = testConfig();
 const fonts = () => installedFonts(config.dataDir);
 
 /** Pixels within 12 of a colour, in the scene drawn at 512x512 around its centre. */
-async function pixelsNear(colours: [number, number, number][]): Promise<number[]> {
+async function pixelsNear(wanted: [number, number, number][]): Promise<number[]> {
   const map = await loadMap('warm-up', { style: warmUpStyle() }, '.', { cache: new TileCache(8 * 2 ** 20), fonts });
   try {
-    const png = await renderStaticImage(map, {
-      viewport: { center: [0, 0], zoom: 15.5, width: 512, height: 512, pixelRatio: 1 },
-      format: 'png',
-      paths: [],
-      markers: [],
-      attribution: 'false',
-      icons: new Map(),
-      language: null,
-    });
-    const { data, info } = await sharp(png).raw().toBuffer({ resolveWithObject: true });
-    return colours.map(([r, g, b]) => {
+    const job = { ...plainImageJob({ center: [0, 0], zoom: 15.5, width: 512, height: 512, pixelRatio: 1 }, 'png'), attribution: 'false' as const };
+    const counts = await colours(await renderStaticImage(map, job));
+    return wanted.map((channels) => {
       let count = 0;
-      for (let at = 0; at < data.length; at += info.channels) {
-        if (Math.abs(data[at]! - r) <= 12 && Math.abs(data[at + 1]! - g) <= 12 && Math.abs(data[at + 2]! - b) <= 12) count++;
+      for (const [hex, pixels] of counts) {
+        const value = Number.parseInt(hex.slice(1), 16);
+        if (channels.every((channel, i) => Math.abs(((value >> (16 - 8 * i)) & 255) - channel) <= 12)) count += pixels;
       }
       return count;
     });

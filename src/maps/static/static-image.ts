@@ -33,6 +33,11 @@ export interface StaticImageJob {
   weather?: StaticWeather;
 }
 
+/** A job for the map alone: no paths, markers or weather, the style's own labels, the attribution at the bottom right. */
+export function plainImageJob(viewport: Viewport, format: Format): StaticImageJob {
+  return { viewport, format, paths: [], markers: [], attribution: 'bottomright', icons: new Map(), language: null };
+}
+
 export async function renderStaticImage(map: LoadedMap, job: StaticImageJob, signal?: AbortSignal): Promise<Buffer> {
   const frame = frameOf(job.viewport);
   const weather = job.weather ? await weatherImage(frame, job.viewport.pixelRatio, job.weather) : undefined;

@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { LoadedMap } from '../../../src/maps/registry.js';
-import { renderStaticImage } from '../../../src/maps/static/static-image.js';
+import { plainImageJob, renderStaticImage } from '../../../src/maps/static/static-image.js';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { buildStreetSprite, STYLES, stylesDir, type StreetStyle } from '../../../src/tools/osm/sprite.js';
 import { repoRoot } from '../../render/suite/cases.js';
@@ -66,15 +66,7 @@ export async function colours(png: Buffer): Promise<Map<string, number>> {
 
 /** A 256x256 PNG of a loaded map, without attribution: what the street-map tests look at. */
 export function renderPng(map: LoadedMap, center: readonly [number, number], zoom: number): Promise<Buffer> {
-  return renderStaticImage(map, {
-    viewport: { center: [center[0], center[1]], zoom, width: 256, height: 256, pixelRatio: 1 },
-    format: 'png',
-    paths: [],
-    markers: [],
-    attribution: 'false',
-    icons: new Map(),
-    language: null,
-  });
+  return renderStaticImage(map, { ...plainImageJob({ center: [center[0], center[1]], zoom, width: 256, height: 256, pixelRatio: 1 }, 'png'), attribution: 'false' });
 }
 
 /** The extent of an extract's data as osmium reports it (`data.bbox`: every node), the peer the recorded bounds are checked against. */
