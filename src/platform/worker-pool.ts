@@ -19,6 +19,7 @@
  * Renders, weather ingests and coordinate searches each have one.
  */
 
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, threadId, Worker, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { ApiError, type UnavailableReason } from './errors.js';
@@ -104,6 +105,25 @@ function execArgvOfThreads(): string[] | undefined {
   return threadOptions;
 }
 
+/**
+ * The least a thread's old generation may grow to before V8 marks it, in MiB. V8 sets a heap's limit
+ * from what its last major GC left live, and starts marking again once what is allocated comes
+ * within the young generation's size of that limit; a render thread holds 24-33 MB live, so it
+ * marked almost without pause under load: 29 and 46 major GCs in 20 s on the two render threads,
+ * 10-15 ms of pause each, and V8's helper threads marking beside them (3.7 ms of CPU per image,
+ * against 16 for the render itself). With this floor: 2 and 2, the helpers at 1.1 ms an image
+ * (docs/benchmarks.md, "Thread heaps given room"). V8's flag holds for the heaps made after it is
+ * set, so the serving thread's is left as it was; a heap that holds more than the floor live (a
+ * full tile cache) grows as V8 decides, so the floor costs at most this much memory per thread.
+ */
+export const THREAD_OLD_SPACE_FLOOR_MB = 96;
+
+/** Gives threads made from now on the floor above, unless the process was started with a heap size of its own. */
+function floorThreadHeaps(): void {
+  if (process.execArgv.some((arg) => /^--initial[-_](old[-_]space|heap)[-_]size/.test(arg))) return;
+  setFlagsFromString(`--initial-old-space-size=${THREAD_OLD_SPACE_FLOOR_MB}`);
+}
+
 /** The message a thread of a `warm` pool posts once it is warm (its value: the thread's id). */
 const WARM = 'meridianWarmThread';
 
@@ -148,6 +168,7 @@ export class WorkerPool<Task, Result> {
 
   private open(): Piscina<Task, Result> {
     const { options } = this;
+    floorThreadHeaps();
     const pool = new Piscina<Task, Result>({
       filename: options.filename.href,
       minThreads: options.warm ? options.threads : 0,
