@@ -111,7 +111,7 @@ function execArgvOfThreads(): string[] | undefined {
  * within the young generation's size of that limit; a render thread holds 24-33 MB live, so it
  * marked almost without pause under load: 29 and 46 major GCs in 20 s on the two render threads,
  * 10-15 ms of pause each, and V8's helper threads marking beside them (3.7 ms of CPU per image,
- * against 16 for the render itself). With this floor: 2 and 2, the helpers at 1.1 ms an image
+ * against 16 for the render itself). With this floor: 2 and 4, the helpers at 1.75 ms an image
  * (docs/benchmarks.md, "Thread heaps given room"). V8's flag holds for the heaps made after it is
  * set, so the serving thread's is left as it was; a heap that holds more than the floor live (a
  * full tile cache) grows as V8 decides, so the floor costs at most this much memory per thread.
