@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import type { Metrics } from '../platform/metrics.js';
-import { WorkerPool } from '../platform/worker-pool.js';
+import { WorkerPool, type TaskTiming } from '../platform/worker-pool.js';
 import type { RegistrySettings } from './registry.js';
 import type { StaticImageJob } from './static/static-image.js';
 import type { CacheReport, MapVersion, WorkerTask } from './render-worker.js';
@@ -124,9 +124,9 @@ export class RenderPool {
     return null;
   }
 
-  /** A static image of a loaded map. */
-  render(map: MapVersion, job: StaticImageJob): Promise<Buffer> {
-    return this.run({ kind: 'render', map: { id: map.id, revision: map.revision }, job }, 'The image was not rendered');
+  /** A static image of a loaded map; `timing` gets its wait for a thread and its render. */
+  render(map: MapVersion, job: StaticImageJob, timing?: TaskTiming): Promise<Buffer> {
+    return this.run({ kind: 'render', map: { id: map.id, revision: map.revision }, job }, 'The image was not rendered', timing);
   }
 
   /** The tiles of a metatile of a loaded map, encoded, in `tilesOf` order. */
@@ -140,8 +140,8 @@ export class RenderPool {
     return this.run({ kind: 'glyphs', fontstack, start }, 'The glyphs were not made');
   }
 
-  private async run(task: WorkerTask, late: string): Promise<Buffer> {
-    return asBuffer((await this.pool.run(task, late)) as Uint8Array);
+  private async run(task: WorkerTask, late: string, timing?: TaskTiming): Promise<Buffer> {
+    return asBuffer((await this.pool.run(task, late, { timing })) as Uint8Array);
   }
 
   close(): Promise<void> {

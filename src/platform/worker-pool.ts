@@ -124,6 +124,12 @@ function floorThreadHeaps(): void {
   setFlagsFromString(`--initial-old-space-size=${THREAD_OLD_SPACE_FLOOR_MB}`);
 }
 
+/** Where a task's time went, milliseconds: in line for a thread, then on it. Filled in by `run` for a caller that reports it. */
+export interface TaskTiming {
+  waitMs: number;
+  runMs: number;
+}
+
 /** The message a thread of a `warm` pool posts once it is warm (its value: the thread's id). */
 const WARM = 'meridianWarmThread';
 
@@ -195,9 +201,10 @@ export class WorkerPool<Task, Result> {
 
   /**
    * Runs a task on a thread; `late` says what did not happen when it runs out of time. `transfer`
-   * lists what the task hands over rather than copies (a `MessagePort` for its progress).
+   * lists what the task hands over rather than copies (a `MessagePort` for its progress); `timing`,
+   * when given, gets the task's wait and run once it has run.
    */
-  async run(task: Task, late: string, transfer: TransferListItem[] = []): Promise<Result> {
+  async run(task: Task, late: string, { transfer = [], timing }: { transfer?: TransferListItem[]; timing?: TaskTiming } = {}): Promise<Result> {
     const { threads, queue, tasks } = this.options;
     if (this.running.size + this.waiting.length >= threads + queue) throw busy(`Too many ${tasks} waiting; try again shortly`, 'queue');
     const admitted: Admitted = { units: this.options.cost?.unitsOf(task) };
@@ -234,10 +241,12 @@ export class WorkerPool<Task, Result> {
     admitted.cold = (this.options.warm ? this.threads().warm : this.pool.threads.length) < this.running.size;
     const started = performance.now();
     admitted.started = started;
+    if (timing) timing.waitMs = started - now;
     try {
       const limit = sized ? Math.max(1, Math.floor(deadline - started)) : this.timeoutMs;
       const result = await this.pool.run(task, { signal: AbortSignal.timeout(limit), transferList: transfer });
       const ms = performance.now() - started;
+      if (timing) timing.runMs = ms;
       this.remember(admitted, ms);
       this.options.onRun?.(task, ms / 1000);
       return result;

@@ -31,7 +31,7 @@ export class IngestPool {
     // on. A task that failed (or never ran) closes the port here.
     const closed = relayProgress(port1, progress);
     try {
-      const outcome = await this.pool.run({ directory, files, options, progress: port2 }, 'The ingest did not finish', [port2]);
+      const outcome = await this.pool.run({ directory, files, options, progress: port2 }, 'The ingest did not finish', { transfer: [port2] });
       await closed;
       return this.outcome(outcome);
     } catch (error) {

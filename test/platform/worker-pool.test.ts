@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
 import { ApiError } from '../../src/platform/errors.js';
-import { WorkerPool, type TaskCost } from '../../src/platform/worker-pool.js';
+import { WorkerPool, type TaskCost, type TaskTiming } from '../../src/platform/worker-pool.js';
 
 const run = promisify(execFile);
 
@@ -30,6 +30,21 @@ test('the time limit counts from when a task starts on a thread, not from when i
   try {
     // Each 1100 ms nap is within the limit; the third ends 3300 ms after it was queued.
     assert.deepEqual(await Promise.all([naps.run(1100, 'late'), naps.run(1100, 'late'), naps.run(1100, 'late')]), [1100, 1100, 1100]);
+  } finally {
+    await naps.close();
+  }
+});
+
+test("a task's timing tells its wait in line from its run on a thread", async () => {
+  const naps = pool({ threads: 1, queue: 4, timeoutMs: 60_000 });
+  try {
+    const [first, second]: TaskTiming[] = [{ waitMs: -1, runMs: -1 }, { waitMs: -1, runMs: -1 }];
+    await Promise.all([naps.run(400, 'late', { timing: first }), naps.run(200, 'late', { timing: second })]);
+    // The first runs at once (its run includes the thread's start); the second waits for all of it.
+    assert.ok(first!.waitMs >= 0 && first!.waitMs < 50, `the first waited ${first!.waitMs} ms`);
+    assert.ok(first!.runMs >= 400, `the first ran ${first!.runMs} ms`);
+    assert.ok(second!.waitMs >= first!.runMs - 50, `the second waited ${second!.waitMs} ms behind a run of ${first!.runMs} ms`);
+    assert.ok(second!.runMs >= 200 && second!.runMs < second!.waitMs, `the second ran ${second!.runMs} ms`);
   } finally {
     await naps.close();
   }

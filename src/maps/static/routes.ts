@@ -19,6 +19,7 @@ import { rampOf } from '../../weather/ramps.js';
 import type { Viewport } from '../../render/view/viewport.js';
 import { ApiError, MAX_URI_BYTES, NotFoundError, URI_TOO_LONG } from '../../platform/errors.js';
 import { Lru } from '../../platform/lru.js';
+import type { TaskTiming } from '../../platform/worker-pool.js';
 import { THUMBNAIL } from '../serve/links.js';
 
 export interface StaticMapRouteOptions {
@@ -158,13 +159,15 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
     const viewport = withinMapZooms(parsed, map);
     const icons = await options.icons.load(parsed.markers.flatMap((group) => (group.icon === null ? [] : [group.icon])));
     const weather = parsed.weather ? await staticWeather(options, parsed.weather) : undefined;
-    const render = () => options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language, weather });
+    const timing: TaskTiming = { waitMs: 0, runMs: 0 };
+    const render = () => options.pool.render(map, { viewport, format: parsed.format, paths: parsed.paths, markers: parsed.markers, attribution: parsed.attribution, icons, language: parsed.language, weather }, timing);
     if (isThumbnail(parsed, request.query, map)) {
       const { bytes, hit } = await thumbnail(map, parsed.format, render);
       reply.header('x-cache', hit ? 'hit' : 'miss');
       return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], options.maxAgeSeconds);
     }
     const bytes = await render();
+    reply.header('server-timing', serverTiming(timing, reply.elapsedTime));
     // A weather image changes with the next run, as the catalog does: cached as long as the catalog.
     return sendCached(request, reply, bytes, CONTENT_TYPES[parsed.format], weather ? WEATHER_MAX_AGE_SECONDS : options.maxAgeSeconds);
   };
@@ -173,6 +176,16 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
   // MapTiler Cloud spells the same image without `/api` (api.maptiler.com/maps/{mapId}/static/…),
   // MapTiler Server with it: a client moving from either gets the same image. Hidden: one operation.
   typed.get('/maps/:mapId/static/:area/:image', { schema: { ...schema, hide: true } }, handler);
+}
+
+/**
+ * Where a rendered image's time went in the server (W3C Server Timing, shown by browsers' developer
+ * tools): waiting for a render thread, rendering on it, and everything from the request's arrival
+ * to its answer (the key check, parsing, the hand-offs). Milliseconds, to a hundredth.
+ */
+function serverTiming({ waitMs, runMs }: TaskTiming, totalMs: number): string {
+  const ms = (value: number) => value.toFixed(2);
+  return `queue;dur=${ms(waitMs)};desc="waiting for a render thread", render;dur=${ms(runMs)}, total;dur=${ms(totalMs)}`;
 }
 
 async function staticWeather(options: StaticMapRouteOptions, request: NonNullable<StaticRequest['weather']>): Promise<StaticWeather> {

@@ -238,6 +238,28 @@ describe('render pool limits', () => {
     }
   });
 
+  test('Server-Timing tells a render\'s wait for a thread from its time on one', async () => {
+    const one = await startTestServer(testConfig({ maps: { definitions: { test: { style: style as never } }, workers: 1, queue: 4 } }));
+    try {
+      const { accountId } = await newAccount(one.meridian);
+      const oneKey = (await one.meridian.keys.create(accountId, {})).token;
+      const url = (zoom: number) => `/api/maps/test/static/0,0,${zoom}/1024x1024@2x.png?key=${oneKey}`;
+      // Two renders at once on one thread: the one admitted second waits for the other's render.
+      const responses = await Promise.all([3, 4].map((zoom) => one.server.public.inject({ method: 'GET', url: url(zoom) })));
+      const [first, second] = responses.map((response) => {
+        assert.equal(response.statusCode, 200, response.body);
+        const header = String(response.headers['server-timing']);
+        const dur = (name: string) => Number(new RegExp(`(?:^|, )${name};dur=([\\d.]+)`).exec(header)?.[1]);
+        const timing = { queue: dur('queue'), render: dur('render'), total: dur('total') };
+        assert.ok(timing.render > 0 && timing.queue >= 0 && timing.total >= timing.queue + timing.render, header);
+        return timing;
+      }).sort((a, b) => a.queue - b.queue);
+      assert.ok(second!.queue >= first!.render / 2, `the second waited ${second!.queue} ms while the first rendered for ${first!.render} ms`);
+    } finally {
+      await one.close();
+    }
+  });
+
   test('renders beyond the queue are refused at once with 503', async () => {
     const busy = await startTestServer(testConfig({ maps: { definitions: { test: { style: style as never } }, workers: 1, queue: 0 } }));
     try {
