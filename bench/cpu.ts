@@ -72,6 +72,8 @@ export interface ThreadTimes {
   cpu: number;
   /** Time runnable but waiting for a core (/proc/<pid>/task/<tid>/schedstat): what a busy machine adds. */
   waited: number;
+  /** When the thread started, seconds since the machine booted. */
+  started: number;
 }
 
 /** Every thread of a process, by thread id. */
@@ -86,6 +88,7 @@ export function threadTimes(pid: number): Map<number, ThreadTimes> {
         name: stat.name,
         cpu: (Number(stat.field(14)) + Number(stat.field(15))) / TICKS_PER_SECOND,
         waited: waited! / 1e9,
+        started: Number(stat.field(22)) / TICKS_PER_SECOND,
       });
     } catch {
       // ended meanwhile
@@ -98,11 +101,11 @@ export function threadTimes(pid: number): Map<number, ThreadTimes> {
  * What each thread used between two readings of `threadTimes`, threads of the same name added up
  * (so `node` is the serving thread and `node-worker`-named threads are together); sorted by CPU.
  */
-export function threadUse(before: Map<number, ThreadTimes>, after: Map<number, ThreadTimes>, nameOf: (tid: number, name: string) => string = (_, name) => name): { name: string; cpu: number; waited: number }[] {
+export function threadUse(before: Map<number, ThreadTimes>, after: Map<number, ThreadTimes>, nameOf: (tid: number, name: string, started: number) => string = (_, name) => name): { name: string; cpu: number; waited: number }[] {
   const use = new Map<string, { cpu: number; waited: number }>();
   for (const [tid, now] of after) {
     const then = before.get(tid) ?? { cpu: 0, waited: 0 };
-    const name = nameOf(tid, now.name);
+    const name = nameOf(tid, now.name, now.started);
     const sum = use.get(name) ?? { cpu: 0, waited: 0 };
     use.set(name, { cpu: sum.cpu + now.cpu - then.cpu, waited: sum.waited + now.waited - then.waited });
   }

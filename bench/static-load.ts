@@ -116,6 +116,15 @@ interface Answer {
   ms: number;
   bytes: number;
   hit: boolean;
+  /** The server's own account (`Server-Timing`), ms: waiting for a render thread, on it, and in the server in all. */
+  server?: { queue: number; render: number; total: number };
+}
+
+/** `queue;dur=0.02;desc="…", render;dur=14.31, total;dur=14.92` → its three figures; undefined when one is missing. */
+function serverTiming(header: string | undefined): Answer['server'] {
+  const dur = (name: string) => Number(new RegExp(`(?:^|, )${name};dur=([\\d.]+)`).exec(header ?? '')?.[1] ?? Number.NaN);
+  const timing = { queue: dur('queue'), render: dur('render'), total: dur('total') };
+  return Object.values(timing).every(Number.isFinite) ? timing : undefined;
 }
 
 /** One GET, its time counted from `since` (a request's scheduled time in the open loop). */
@@ -126,7 +135,9 @@ function get(url: string, agent: http.Agent, since = performance.now()): Promise
         let bytes = 0;
         response.on('data', (chunk: Buffer) => (bytes += chunk.length));
         response.on('error', () => resolve({ status: 0, ms: performance.now() - since, bytes, hit: false }));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - since, bytes, hit: response.headers['x-cache'] === 'hit' }));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, ms: performance.now() - since, bytes, hit: response.headers['x-cache'] === 'hit', server: serverTiming(response.headers['server-timing'] as string | undefined) }),
+        );
       })
       .on('error', () => resolve({ status: 0, ms: performance.now() - since, bytes: 0, hit: false }));
   });
@@ -149,31 +160,63 @@ interface Run {
   /** CPU milliseconds per image by kind of thread, and milliseconds per image those threads waited for a core. */
   threads: { name: string; cpu: number; waited: number }[];
   meanKB: number;
+  /**
+   * Where the slowest 1% of the answers spent their time, mean ms (the server's `Server-Timing`):
+   * waiting for a render thread, on it, the rest of their time in the server, and outside it (the
+   * network and the client); and the same for the answers at the median, to set beside them.
+   */
+  tail: Spent;
+  median: Spent;
 }
 
+interface Spent {
+  queue: number;
+  render: number;
+  server: number;
+  outside: number;
+}
+
+/** The mean of where `answers`' time went. */
+function spent(answers: Answer[]): Spent {
+  const timed = answers.filter((answer) => answer.server);
+  const mean = (of: (answer: Answer & { server: NonNullable<Answer['server']> }) => number) =>
+    timed.reduce((sum, answer) => sum + of(answer as Answer & { server: NonNullable<Answer['server']> }), 0) / Math.max(1, timed.length);
+  return {
+    queue: mean((answer) => answer.server.queue),
+    render: mean((answer) => answer.server.render),
+    server: mean((answer) => answer.server.total - answer.server.queue - answer.server.render),
+    outside: mean((answer) => answer.ms - answer.server.total),
+  };
+}
+
+/** `node` threads started this long after the process are its pools' worker threads (V8's and libuv's start with it). */
+const HELPERS_START_S = 0.5;
+
 /**
- * The server's threads by what they do: the serving thread (the process's first), the render
- * threads (`node` threads started after the server was ready: the render pool starts them on
- * demand), V8's helpers and libuv's pool (the other `node` threads, there from the start: garbage
- * collection, compilation, file reads), libvips (sharp's encoding), and the rest by name.
+ * The server's threads by what they do: the serving thread (the process's first), the worker
+ * threads (`node` threads started once the server was up: the render pool starts its threads when
+ * the server listens, the other pools on demand; under this load, the render threads), V8's helpers
+ * and libuv's pool (the other `node` threads, there from the start: garbage collection, compilation,
+ * file reads), libvips (sharp's encoding), and the rest by name.
  */
-function threadKind(pid: number, startup: Set<number>): (tid: number, name: string) => string {
-  return (tid, name) => {
+function threadKind(pid: number): (tid: number, name: string, started: number) => string {
+  const processStarted = threadTimes(pid).get(pid)!.started;
+  return (tid, name, started) => {
     if (tid === pid) return 'serving';
-    if (name === 'node') return startup.has(tid) ? 'V8 and libuv helpers' : 'render threads';
+    if (name === 'node') return started - processStarted < HELPERS_START_S ? 'V8 and libuv helpers' : 'render threads';
     if (name.startsWith('libvips')) return 'libvips (encoding)';
     return name;
   };
 }
 
 class Server {
-  private readonly kind: (tid: number, name: string) => string;
+  private readonly kind: (tid: number, name: string, started: number) => string;
 
   constructor(
     readonly instance: Instance,
     readonly key: string,
   ) {
-    this.kind = threadKind(instance.pid, new Set(threadTimes(instance.pid).keys()));
+    this.kind = threadKind(instance.pid);
   }
 
   url(map: string, size: PeerSize, view: PeerView): string {
@@ -216,6 +259,12 @@ class Server {
       cpuSeconds,
       cpuPerThousand: (cpuSeconds / Math.max(1, ok.length)) * 1000,
       meanKB: ok.reduce((sum, answer) => sum + answer.bytes, 0) / Math.max(1, ok.length) / 1024,
+      ...(() => {
+        const byTime = [...ok].sort((a, b) => a.ms - b.ms);
+        const share = Math.max(1, Math.floor(byTime.length / 100));
+        const middle = Math.max(0, Math.floor(byTime.length / 2) - Math.floor(share / 2));
+        return { tail: spent(byTime.slice(-share)), median: spent(byTime.slice(middle, middle + share)) };
+      })(),
     };
   }
 }
@@ -335,6 +384,7 @@ async function measureImage(server: Server, peerPage: PeerPage, map: string, siz
     });
     closed.push({ clients, ...run, perCore: run.imagesPerSecond / cores });
     console.log(`  ${image}: ours, ${clients} client(s): ${run.imagesPerSecond.toFixed(1)} images/s, p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms, ${run.cpuPerThousand.toFixed(1)} CPU s per 1000`);
+    console.log(`    where the time went, ms (Server-Timing): slowest 1% ${spentText(run.tail)}; median ${spentText(run.median)}`);
     console.log(`    per image, CPU ms (waiting for a core, ms): ${breakdown(run)}`);
 
     const cpu = chromiumCpuSeconds();
@@ -363,6 +413,7 @@ async function measureImage(server: Server, peerPage: PeerPage, map: string, siz
     const queueing = model ? model.p99 / model.p50 : undefined;
     open.push({ share, arrivals, capacity: runCapacity, probe: probe.imagesPerSecond, rate, queueing, ...run });
     console.log(`  ${image}: ours, open loop at ${(share * 100).toFixed(0)}% of ${runCapacity.toFixed(1)}/s (probe ${probe.imagesPerSecond.toFixed(1)}/s; ${rate.toFixed(1)}/s, ${arrivals}): p50 ${run.p50.toFixed(1)} ms, p99 ${run.p99.toFixed(1)} ms (queueing alone: p99/p50 ${queueing?.toFixed(2) ?? '-'}), ${run.errors} errors, ${run.unavailable} 503s, server busy ${(run.cpuSeconds / run.seconds).toFixed(2)} cores`);
+    console.log(`    where the time went, ms (Server-Timing): slowest 1% ${spentText(run.tail)}; median ${spentText(run.median)}`);
   }
 
   const theirSeconds = theirTurns.ms / 1000;
@@ -419,6 +470,7 @@ const breakdown = (run: Run) =>
     .map((thread) => `${thread.name} ${thread.cpu.toFixed(1)} (${thread.waited.toFixed(1)})`)
     .join(', ');
 
+const spentText = (time: Spent) => `queue ${time.queue.toFixed(1)}, render ${time.render.toFixed(1)}, rest of the server ${time.server.toFixed(1)}, outside ${time.outside.toFixed(1)}`;
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 const f1 = (value: number) => value.toFixed(1);
 
