@@ -31,6 +31,9 @@
  *    would give at the same rate and arrivals, with two render threads and image times drawn from
  *    the one-client run (queueing.ts): the part of the tail the images' own spread and the arrivals
  *    make, whatever the server does.
+ *  - for every run of ours, where the slowest 1% of the answers and those at the median spent their
+ *    time, from the server's `Server-Timing` (waiting for a render thread, on it, the rest of the
+ *    server) and the client's clock (outside the server).
  *
  * Per core: ours is the capacity divided by the render threads; MapLibre's the images per second of
  * its one page (a MapLibre-based server runs one map per core). Both sides' CPU per image is the
@@ -176,11 +179,12 @@ interface Spent {
   outside: number;
 }
 
+type Timed = Answer & { server: NonNullable<Answer['server']> };
+
 /** The mean of where `answers`' time went. */
 function spent(answers: Answer[]): Spent {
-  const timed = answers.filter((answer) => answer.server);
-  const mean = (of: (answer: Answer & { server: NonNullable<Answer['server']> }) => number) =>
-    timed.reduce((sum, answer) => sum + of(answer as Answer & { server: NonNullable<Answer['server']> }), 0) / Math.max(1, timed.length);
+  const timed = answers.filter((answer): answer is Timed => answer.server !== undefined);
+  const mean = (of: (answer: Timed) => number) => timed.reduce((sum, answer) => sum + of(answer), 0) / Math.max(1, timed.length);
   return {
     queue: mean((answer) => answer.server.queue),
     render: mean((answer) => answer.server.render),
