@@ -9,10 +9,7 @@ import { coordinatesCacheDirectoryOf } from './coordinates/config.js';
 import { Geocoder } from './geocoding/geocoder.js';
 import { geocodingRoutes, geocodingSchemas } from './geocoding/routes.js';
 import { EXTRACT_INDEX_FILE } from './geocoding/extracts/index-file.js';
-import { AccountStore } from './keys/accounts.js';
-import { PageCursors } from './keys/cursor.js';
-import { runAdmin, type AdminRequest } from './admin.js';
-import { keysMigrations } from './keys/migrations.js';
+import type { AdminRequest } from './admin.js';
 import { IconLoader } from './maps/static/icons.js';
 import { interactiveMapRoutes } from './maps/serve/interactive-routes.js';
 import { mapListRoutes } from './maps/list-routes.js';
@@ -23,13 +20,11 @@ import { staticMapRoutes } from './maps/static/routes.js';
 import { rasterRoutes } from './maps/raster/raster-routes.js';
 import { RasterTiles } from './maps/raster/raster-tiles.js';
 import { openTileStore } from './maps/raster/open-tile-store.js';
-import { rasterTileMigrations } from './maps/raster/database-tile-store.js';
 import { wmtsRoutes } from './maps/raster/wmts-routes.js';
 import { accountUsageSchema, apiKeyPageSchema, apiKeySchema, keyManagementRoutes } from './keys/routes.js';
 import { apiKeySettingsSchema } from './keys/settings.js';
-import { ApiKeyStore } from './keys/store.js';
-import { UsageRecorder } from './keys/usage.js';
 import type { Config } from './config.js';
+import type { Meridian } from './meridian.js';
 import { logStreamFor } from './platform/log-format.js';
 import { controlSocketPath, startControlServer } from './platform/control.js';
 import { healthRoutes } from './platform/http/health.js';
@@ -38,105 +33,20 @@ import { metricsRoute } from './platform/http/metrics-route.js';
 import { pingRoute } from './keys/ping.js';
 import { KeyGate } from './keys/gate.js';
 import { QuotaMeter } from './keys/quota.js';
-import { platformMigrations } from './platform/storage/migrations.js';
 import { consoleBuilt, consoleRoutes } from './platform/http/console.js';
 import { landingRoute } from './platform/http/landing.js';
 import { apiReferencePageRoutes } from './platform/http/api-reference-page.js';
 import { viewerRoutes } from './maps/serve/viewer-routes.js';
-import { progressToLog, type Progress } from './platform/progress.js';
-import { WeatherCatalog, weatherMigrations } from './weather/catalog.js';
+import { progressToLog } from './platform/progress.js';
 import { weatherRoutes } from './weather/read/routes.js';
 import { CatalogMemory } from './weather/read/catalog-memory.js';
 import { weatherMoment } from './weather/read/moment.js';
 import { scheduleFetches } from './weather/providers/schedule.js';
-import { weatherDirectoryOf } from './weather/config.js';
 import { recordServedFolder } from './weather/folder.js';
 import { MemoryRateLimiter, NoRateLimiter, RedisRateLimiter, type RateLimiter, type RateLimitSettings } from './platform/rate-limit.js';
-import { loadMasterKey, TokenCipher } from './platform/secrets.js';
 import { closeGracefully, createHttpApp, type SharedSchema } from './platform/http/server.js';
 import type { Database } from './platform/storage/database.js';
-import { migrate } from './platform/storage/migrate.js';
-import { openDatabase } from './platform/storage/open.js';
-import { IngestPool } from './weather/ingest-pool.js';
-import { sweepOrphans } from './weather/sweep.js';
-import type { IngestPreparer } from './weather/ingest.js';
 
-export const migrations = [...platformMigrations, ...keysMigrations, ...weatherMigrations, ...rasterTileMigrations];
-
-/** Everything one Meridian instance holds open: storage and the services built on it. */
-export interface Meridian {
-  config: Config;
-  db: Database;
-  accounts: AccountStore;
-  keys: ApiKeyStore;
-  usage: UsageRecorder;
-  weather: WeatherCatalog;
-  /** Where weather tilesets (PMTiles archives) live. */
-  weatherDirectory: string;
-  /** Decodes and tiles ingested files on the weather worker pool. */
-  prepareIngest: IngestPreparer;
-  /** `progress`: where a long operation (a fetch, an ingest) shows how far it is. */
-  admin(request: AdminRequest, progress?: Progress): Promise<unknown>;
-  close(): Promise<void>;
-}
-
-export class MasterKeyMismatchError extends Error {}
-
-/** Opens storage, applies migrations and checks that the master key is the one the data was sealed with. */
-export async function openMeridian(config: Config): Promise<Meridian> {
-  const db = await openDatabase(config);
-  try {
-    await migrate(db, migrations);
-    const masterKey = loadMasterKey(config.masterKey, config.dataDir);
-    const cipher = new TokenCipher(masterKey);
-    await checkMasterKey(db, cipher);
-    const accounts = new AccountStore(db);
-    const keys = new ApiKeyStore(db, cipher, new PageCursors(masterKey));
-    const usage = new UsageRecorder(db, config.usage.flushIntervalMs);
-    const weather = new WeatherCatalog(db);
-    const weatherDirectory = weatherDirectoryOf(config);
-    await sweepOrphans(weather, weatherDirectory, config.weather.ingestTimeoutMs);
-    const ingests = new IngestPool(config.weather);
-    const prepareIngest = ingests.prepare;
-    return {
-      config,
-      db,
-      accounts,
-      keys,
-      usage,
-      weather,
-      weatherDirectory,
-      prepareIngest,
-      admin: (request, progress) => runAdmin({ config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest }, request, progress),
-      async close() {
-        try {
-          await Promise.all([usage.close(), ingests.close()]);
-        } finally {
-          await db.close();
-        }
-      },
-    };
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-}
-
-async function checkMasterKey(db: Database, cipher: TokenCipher): Promise<void> {
-  const fingerprint = cipher.fingerprint();
-  await db.query(
-    `INSERT INTO meridian_settings (name, value) VALUES ('master_key_fingerprint', $1) ON CONFLICT (name) DO NOTHING`,
-    [fingerprint],
-  );
-  const [row] = await db.query<{ value: string }>(
-    `SELECT value FROM meridian_settings WHERE name = 'master_key_fingerprint'`,
-  );
-  if (row!.value !== fingerprint) {
-    throw new MasterKeyMismatchError(
-      'The master key differs from the one this database was set up with; every instance sharing a database needs the same MERIDIAN_MASTER_KEY',
-    );
-  }
-}
 
 const sharedSchemas = [apiKeySettingsSchema, apiKeySchema, apiKeyPageSchema, accountUsageSchema, ...coordinatesSchemas, ...geocodingSchemas] as unknown as SharedSchema[];
 

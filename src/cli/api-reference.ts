@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createServer, openMeridian } from '../app.js';
+import { createServer } from '../app.js';
+import { openMeridian } from '../meridian.js';
 import { renderApiReference, type OpenApiDocument } from '../platform/http/api-reference.js';
 import { defaultConfig } from '../config.js';
 

@@ -250,7 +250,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if (command === 'migrate') {
-      const { openMeridian } = await import('../app.js');
+      const { openMeridian } = await import('../meridian.js');
       const meridian = await openMeridian(config);
       await meridian.close();
       process.stdout.write('Database is up to date\n');
@@ -407,7 +407,7 @@ async function runAdmin(config: Config, request: AdminRequest): Promise<unknown>
   if (!config.databaseUrl && lockHolder(embeddedLockFile(config.dataDir)) !== null && existsSync(socket)) {
     return callControl(socket, request);
   }
-  const { openMeridian } = await import('../app.js');
+  const { openMeridian } = await import('../meridian.js');
   // A new embedded database is seconds of initdb and migrations (25 s seen on a busy machine): say so.
   const fresh = !config.databaseUrl && !existsSync(embeddedDatabaseDir(config.dataDir));
   const started = performance.now();
@@ -445,7 +445,7 @@ function print(value: unknown): void {
 }
 
 async function serve(config: Config): Promise<number> {
-  const { createServer, openMeridian } = await import('../app.js');
+  const [{ createServer }, { openMeridian }] = await Promise.all([import('../app.js'), import('../meridian.js')]);
   const meridian = await openMeridian(config);
   let server;
   try {

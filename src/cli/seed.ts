@@ -6,7 +6,7 @@
  */
 
 import type { Config } from '../config.js';
-import { migrations } from '../app.js';
+import { migrations } from '../meridian.js';
 import { FORMATS, type Format } from '../maps/image-format.js';
 import { parseLanguage } from '../maps/language.js';
 import { RASTER_TILE_SIZES, type RasterTileSize } from '../maps/raster/metatile.js';

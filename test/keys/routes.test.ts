@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { openMeridian, type Meridian } from '../../src/app.js';
+import { openMeridian, type Meridian } from '../../src/meridian.js';
 import { cleanUp, newAccount, onPostgres, startTestServer, startTwoInstances, testConfig, type TestServer } from '../helpers.js';
 
 let server: TestServer;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { MasterKeyMismatchError, openMeridian } from '../../src/app.js';
+import { MasterKeyMismatchError, openMeridian } from '../../src/meridian.js';
 import { hashToken, loadMasterKey, masterKeyFile, newToken, sameHash, TokenCipher } from '../../src/platform/secrets.js';
 import { cleanUp, testConfig } from '../helpers.js';
 import { tempDir } from '../scratch.js';

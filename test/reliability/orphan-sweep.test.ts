@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openMeridian } from '../../src/app.js';
+import { openMeridian } from '../../src/meridian.js';
 import { example } from '../weather/eccodes.js';
 import { cleanUp, testConfig } from '../helpers.js';
 

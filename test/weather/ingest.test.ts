@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
 import { gzipSync } from 'node:zlib';
-import { openMeridian, type Meridian } from '../../src/app.js';
+import { openMeridian, type Meridian } from '../../src/meridian.js';
 import { IngestError, ingestFiles } from '../../src/weather/ingest.js';
 import { openArchive } from '../../src/platform/pmtiles.js';
 import { defaultVariables } from '../../src/weather/variables.js';

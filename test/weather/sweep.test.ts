@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { openMeridian, type Meridian } from '../../src/app.js';
+import { openMeridian, type Meridian } from '../../src/meridian.js';
 import { sweepOrphans } from '../../src/weather/sweep.js';
 import { cleanUp, testConfig } from '../helpers.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { migrations } from '../../../src/app.js';
+import { migrations } from '../../../src/meridian.js';
 import { migrate, MigrationError } from '../../../src/platform/storage/migrate.js';
 import { openDatabase } from '../../../src/platform/storage/open.js';
 import { cleanUp, onPostgres, testConfig } from '../../helpers.js';

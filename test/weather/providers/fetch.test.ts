@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
-import { openMeridian } from '../../../src/app.js';
+import { openMeridian } from '../../../src/meridian.js';
 import { downloadRun, FetchError, latestAvailableRun, type FetchOptions } from '../../../src/weather/providers/fetch.js';
 import { gfsLayout } from '../../../src/weather/providers/gfs-layout.js';
 import { readGrib, type GribMessage } from '../../../src/weather/grib/grib2.js';

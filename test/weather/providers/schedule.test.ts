@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openMeridian } from '../../../src/app.js';
+import { openMeridian } from '../../../src/meridian.js';
 import { parseSteps, providerOf, scheduledProviders, scheduleFetches } from '../../../src/weather/providers/schedule.js';
 import { cleanUp, testConfig } from '../../helpers.js';
 
