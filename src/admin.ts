@@ -46,6 +46,7 @@ export interface AdminServices {
   keys: ApiKeyStore;
   usage: UsageRecorder;
   weather: WeatherCatalog;
+  /** Where weather tilesets (PMTiles archives) live. */
   weatherDirectory: string;
   /** Where ingested files are decoded and tiled: the weather worker pool; this thread when absent. */
   prepareIngest?: IngestPreparer;

@@ -6,7 +6,7 @@
  * takes a second off each command.
  */
 
-import { runAdmin, type AdminRequest } from './admin.js';
+import { runAdmin, type AdminRequest, type AdminServices } from './admin.js';
 import type { Config } from './config.js';
 import { AccountStore } from './keys/accounts.js';
 import { PageCursors } from './keys/cursor.js';
@@ -29,15 +29,7 @@ import { sweepOrphans } from './weather/sweep.js';
 export const migrations = [...platformMigrations, ...keysMigrations, ...weatherMigrations, ...rasterTileMigrations];
 
 /** Everything one Meridian instance holds open: storage and the services built on it. */
-export interface Meridian {
-  config: Config;
-  db: Database;
-  accounts: AccountStore;
-  keys: ApiKeyStore;
-  usage: UsageRecorder;
-  weather: WeatherCatalog;
-  /** Where weather tilesets (PMTiles archives) live. */
-  weatherDirectory: string;
+export interface Meridian extends AdminServices {
   /** Decodes and tiles ingested files on the weather worker pool. */
   prepareIngest: IngestPreparer;
   /** `progress`: where a long operation (a fetch, an ingest) shows how far it is. */
