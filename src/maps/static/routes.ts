@@ -181,7 +181,8 @@ export async function staticMapRoutes(app: FastifyInstance, options: StaticMapRo
 /**
  * Where a rendered image's time went in the server (W3C Server Timing, shown by browsers' developer
  * tools): waiting for a render thread, rendering on it, and everything from the request's arrival
- * to its answer (the key check, parsing, the hand-offs). Milliseconds, to a hundredth.
+ * until the image is ready to send (the key check, parsing, the hand-offs; a header is written
+ * before the body, so the ETag and the sending are not in it). Milliseconds, to a hundredth.
  */
 function serverTiming({ waitMs, runMs }: TaskTiming, totalMs: number): string {
   const ms = (value: number) => value.toFixed(2);
