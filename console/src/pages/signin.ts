@@ -2,11 +2,11 @@
 
 import { ApiError, refusedToken, type ErrorBody } from '../api.js';
 import { field, h, messageLine } from '../dom.js';
-import { signIn, takeSignOutNotice } from '../session.js';
+import { signIn, signOutNotice } from '../session.js';
 
 export function renderSignIn(main: HTMLElement): void {
   const message = messageLine();
-  const notice = takeSignOutNotice();
+  const notice = signOutNotice();
   if (notice) message.error(notice);
   const input = h('input', { type: 'password', name: 'token', autocomplete: 'off', required: true, placeholder: 'mst_…', spellcheck: false });
   const submit = h('button', { type: 'submit' }, 'Sign in');
