@@ -54,17 +54,11 @@ export async function openMeridian(config: Config): Promise<Meridian> {
     const weatherDirectory = weatherDirectoryOf(config);
     await sweepOrphans(weather, weatherDirectory, config.weather.ingestTimeoutMs);
     const ingests = new IngestPool(config.weather);
-    const prepareIngest = ingests.prepare;
+    const services: AdminServices = { config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest: ingests.prepare };
     return {
-      config,
-      db,
-      accounts,
-      keys,
-      usage,
-      weather,
-      weatherDirectory,
-      prepareIngest,
-      admin: (request, progress) => runAdmin({ config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest }, request, progress),
+      ...services,
+      prepareIngest: ingests.prepare,
+      admin: (request, progress) => runAdmin(services, request, progress),
       async close() {
         try {
           await Promise.all([usage.close(), ingests.close()]);
