@@ -54,10 +54,9 @@ export async function openMeridian(config: Config): Promise<Meridian> {
     const weatherDirectory = weatherDirectoryOf(config);
     await sweepOrphans(weather, weatherDirectory, config.weather.ingestTimeoutMs);
     const ingests = new IngestPool(config.weather);
-    const services: AdminServices = { config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest: ingests.prepare };
+    const services = { config, db, accounts, keys, usage, weather, weatherDirectory, prepareIngest: ingests.prepare } satisfies AdminServices;
     return {
       ...services,
-      prepareIngest: ingests.prepare,
       admin: (request, progress) => runAdmin(services, request, progress),
       async close() {
         try {
