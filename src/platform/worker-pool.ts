@@ -130,6 +130,21 @@ export interface TaskTiming {
   runMs: number;
 }
 
+/**
+ * Bytes a task hands back to the serving thread (an encoded image, tiles, glyphs), copied into a
+ * SharedArrayBuffer of their own. An ArrayBuffer moved or copied to the serving thread becomes its
+ * isolate's external memory, which V8 counts against the old generation's room: at 140 images a
+ * second the images' bytes alone started a mark-compact of the serving heap (80 MB, 60 ms of
+ * marking beside the render threads) every second, and answers around each were 3x slower.
+ * Shared memory is counted by no isolate; the serving thread's view of it keeps it alive until the
+ * response is sent, as a moved buffer was (docs/benchmarks.md, "Image bytes in shared memory").
+ */
+export function sharedBytes(bytes: Uint8Array): Uint8Array {
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.byteLength));
+  shared.set(bytes);
+  return shared;
+}
+
 /** The message a thread of a `warm` pool posts once it is warm (its value: the thread's id). */
 const WARM = 'meridianWarmThread';
 

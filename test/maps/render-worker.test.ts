@@ -1,13 +1,16 @@
 /**
  * A render thread hands back what it read from Skia between tasks: renders that read no file (a
  * warm map; here a map of a background only) coming back to back, each reading a 512x512 image's
- * pixels (1 MiB, and as much again for its canvas), leave the process's memory level.
+ * pixels (1 MiB, and as much again for its canvas), leave the process's memory level. And the
+ * images it hands to the serving thread are not that thread's external memory, which V8 counts
+ * against its heap's room (docs/benchmarks.md, "Image bytes in shared memory").
  *
  * @oneDatabase the render threads read no database.
  */
 
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { getHeapStatistics } from 'node:v8';
 import { MapRegistry } from '../../src/maps/registry.js';
 import { RenderPool } from '../../src/maps/render-pool.js';
 import { plainImageJob } from '../../src/maps/static/static-image.js';
@@ -35,6 +38,26 @@ test('back-to-back renders that read no file leave memory level (the thread free
     await renders(600);
     const grown = (process.memoryUsage().rss - before) / MiB;
     assert.ok(grown < 250, `resident memory grew by ${grown.toFixed(0)} MiB over 600 renders`);
+  } finally {
+    await pool.close();
+    await registry.close();
+  }
+});
+
+test("the images a render thread hands back are not the serving thread's external memory", async () => {
+  const registry = await MapRegistry.open(config);
+  const pool = new RenderPool(config);
+  try {
+    const { id, revision } = registry.get('plain')!;
+    const job = (zoom: number) => plainImageJob({ center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 }, 'png');
+    await pool.render({ id, revision }, job(1));
+    const before = getHeapStatistics().external_memory;
+    const kept: Buffer[] = [];
+    for (let i = 0; i < 40; i++) kept.push(await pool.render({ id, revision }, job(1 + i / 40)));
+    const bytes = kept.reduce((sum, image) => sum + image.byteLength, 0);
+    const grown = getHeapStatistics().external_memory - before;
+    assert.ok(grown < bytes / 2, `the serving thread's external memory grew by ${grown} bytes while it held ${bytes} bytes of images`);
+    assert.ok(kept.every((image) => image.buffer instanceof SharedArrayBuffer), 'each image is a view of shared memory');
   } finally {
     await pool.close();
     await registry.close();
