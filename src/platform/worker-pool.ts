@@ -134,8 +134,8 @@ export interface TaskTiming {
  * Bytes a task hands back to the serving thread (an encoded image, tiles, glyphs), copied into a
  * SharedArrayBuffer of their own. An ArrayBuffer moved or copied to the serving thread becomes its
  * isolate's external memory, which V8 counts against the old generation's room: at 140 images a
- * second the images' bytes alone started a mark-compact of the serving heap (80 MB, 60 ms of
- * marking beside the render threads) every second, and answers around each were 3x slower.
+ * second the images' bytes alone started a mark-compact of the serving heap (80 MB, about 60 ms of
+ * marking beside the render threads) every second, and answers around each were 2.5x slower.
  * Shared memory is counted by no isolate; the serving thread's view of it keeps it alive until the
  * response is sent, as a moved buffer was (docs/benchmarks.md, "Image bytes in shared memory").
  */

@@ -51,9 +51,10 @@ test("the images a render thread hands back are not the serving thread's externa
     const { id, revision } = registry.get('plain')!;
     const job = (zoom: number) => plainImageJob({ center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 }, 'png');
     await pool.render({ id, revision }, job(1));
+    // 200 images of about 2 KB each: well beyond what else the process allocates meanwhile.
     const before = getHeapStatistics().external_memory;
     const kept: Buffer[] = [];
-    for (let i = 0; i < 40; i++) kept.push(await pool.render({ id, revision }, job(1 + i / 40)));
+    for (let i = 0; i < 200; i++) kept.push(await pool.render({ id, revision }, job(1 + i / 200)));
     const bytes = kept.reduce((sum, image) => sum + image.byteLength, 0);
     const grown = getHeapStatistics().external_memory - before;
     assert.ok(grown < bytes / 2, `the serving thread's external memory grew by ${grown} bytes while it held ${bytes} bytes of images`);
