@@ -87,8 +87,8 @@ try {
     ['kirchberg', '10.0695,48.136,16', '512x512'],
     // The size of a raster tile.
     ['kirchberg', '10.0695,48.136,16', '256x256'],
-    ['west-oakland', '-122.2885,37.8095,16', '512x512'],
-    ['west-oakland', '-122.2885,37.8095,15', '1024x768@2x'],
+    ['west-oakland', '-122.3004,37.8076,16', '512x512'],
+    ['west-oakland', '-122.3004,37.8076,15', '1024x768@2x'],
   ];
   for (const [map, center, size] of views) {
     const url = `${instance.base}/api/maps/${map}/static/${center}/${size}.png?key=${key}`;
