@@ -23,14 +23,23 @@ after(() => cleanUp(config));
 
 const MiB = 2 ** 20;
 
-test('back-to-back renders that read no file leave memory level (the thread frees each image before the next)', async () => {
+/** Runs `body` with a render pool of one thread over the plain map; `render(zoom)` draws a 512x512 PNG of it. */
+async function withPlainPool(body: (render: (zoom: number) => Promise<Buffer>) => Promise<void>): Promise<void> {
   const registry = await MapRegistry.open(config);
   const pool = new RenderPool(config);
   try {
     const { id, revision } = registry.get('plain')!;
-    const job = (zoom: number) => plainImageJob({ center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 }, 'png');
+    await body((zoom) => pool.render({ id, revision }, plainImageJob({ center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 }, 'png')));
+  } finally {
+    await pool.close();
+    await registry.close();
+  }
+}
+
+test('back-to-back renders that read no file leave memory level (the thread frees each image before the next)', () =>
+  withPlainPool(async (render) => {
     const renders = async (count: number) => {
-      for (let i = 0; i < count; i++) await pool.render({ id, revision }, job(1 + (i % 10) / 10));
+      for (let i = 0; i < count; i++) await render(1 + (i % 10) / 10);
     };
     await renders(30);
     const before = process.memoryUsage().rss;
@@ -38,29 +47,17 @@ test('back-to-back renders that read no file leave memory level (the thread free
     await renders(600);
     const grown = (process.memoryUsage().rss - before) / MiB;
     assert.ok(grown < 250, `resident memory grew by ${grown.toFixed(0)} MiB over 600 renders`);
-  } finally {
-    await pool.close();
-    await registry.close();
-  }
-});
+  }));
 
-test("the images a render thread hands back are not the serving thread's external memory", async () => {
-  const registry = await MapRegistry.open(config);
-  const pool = new RenderPool(config);
-  try {
-    const { id, revision } = registry.get('plain')!;
-    const job = (zoom: number) => plainImageJob({ center: [0, 0], zoom, width: 512, height: 512, pixelRatio: 1 }, 'png');
-    await pool.render({ id, revision }, job(1));
+test("the images a render thread hands back are not the serving thread's external memory", () =>
+  withPlainPool(async (render) => {
+    await render(1);
     // 200 images of about 2 KB each: well beyond what else the process allocates meanwhile.
     const before = getHeapStatistics().external_memory;
     const kept: Buffer[] = [];
-    for (let i = 0; i < 200; i++) kept.push(await pool.render({ id, revision }, job(1 + i / 200)));
+    for (let i = 0; i < 200; i++) kept.push(await render(1 + i / 200));
     const bytes = kept.reduce((sum, image) => sum + image.byteLength, 0);
     const grown = getHeapStatistics().external_memory - before;
     assert.ok(grown < bytes / 2, `the serving thread's external memory grew by ${grown} bytes while it held ${bytes} bytes of images`);
     assert.ok(kept.every((image) => image.buffer instanceof SharedArrayBuffer), 'each image is a view of shared memory');
-  } finally {
-    await pool.close();
-    await registry.close();
-  }
-});
+  }));
