@@ -5,9 +5,9 @@
  * quads do.
  *
  * The halo is MapLibre's, drawn from the glyphs' distance fields as its shader does (text-halo.ts),
- * under the text. Each label's halo is made once, on a canvas of its own, for an origin at the
- * middle of a device pixel, and kept (32 MiB of them per thread), as a decoded Image once it is
- * drawn again (Skia draws a canvas at several times an Image's cost: 30-40 against 5 us a label);
+ * under the text. Each label's halo is made once, on a canvas from the pool (pixel-canvas.ts), for
+ * an origin at the middle of a device pixel, and kept (halo-images.ts: 32 MiB of them per thread,
+ * as a decoded Image once drawn again, the canvas going back to the pool when it is not kept);
  * it is put on the map at the label's own origin, Skia's bilinear sampling carrying the fraction of
  * a pixel between the two, so that a halo serves every view that shows the label, not only views
  * moved by whole pixels.
@@ -16,7 +16,7 @@
  * icon-color and their halo (sdf-icon.ts).
  */
 
-import { Path2D, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import { Path2D, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { RenderContext } from '../paint/context.js';
 import { cssColor } from '../style/properties.js';
@@ -24,11 +24,12 @@ import type { RenderLayer } from '../style/style.js';
 import type { DrawnGlyph, DrawnIcon, DrawnText, SymbolPlacement } from './placement.js';
 import { renderSdfIcon } from './sdf-icon.js';
 import { textHalo } from './text-halo.js';
-import { Lru } from '../../platform/lru.js';
-import { decodedCopy } from '../paint/decoded-copy.js';
+import { HaloImages } from './halo-images.js';
+import type { Lru } from '../../platform/lru.js';
+import { rasterCache, type PixelRaster } from '../paint/pixel-canvas.js';
 
 /** Rendered SDF icons per image, by everything their pixels depend on. */
-const sdfCache = new WeakMap<Canvas, Lru<string, ReturnType<typeof renderSdfIcon>>>();
+const sdfCache = new WeakMap<Canvas, Lru<string, PixelRaster | null>>();
 const SDF_CACHE_SIZE = 256;
 
 /** Draws the labels the placement pass gave the layer (none when it placed none). */
@@ -85,51 +86,20 @@ function textPaths(glyphs: readonly DrawnGlyph[], pixelRatio: number): TextPaths
 /** Where within its device pixel a kept halo's label origin is drawn: the middle. */
 const HALO_ORIGIN = 0.5;
 
-/** A label's halo drawn alone for an origin at (HALO_ORIGIN, HALO_ORIGIN), to be put at (x, y) device px from its origin less HALO_ORIGIN. */
-interface HaloImage {
-  /** Its canvas, until the decoded copy that Skia draws several times faster is ready (decoded-copy.ts). */
-  source: Canvas | Image;
-  /** Whether the copy was asked for: once the halo is drawn a second time. */
-  copying: boolean;
-  readonly x: number;
-  readonly y: number;
-}
-
-/** Halos drawn lately, by label and everything else their pixels depend on (not the origin's place within its pixel). */
-const haloCache = new Lru<string, HaloImage | null>(16384, { maxWeight: 32 * 1024 * 1024, weigh: (halo) => (halo ? halo.source.width * halo.source.height * 4 : 0) });
+/** Halos made lately, 32 MiB of them per thread (halo-images.ts); each drawn alone for an origin at (HALO_ORIGIN, HALO_ORIGIN). */
+const halos = new HaloImages(16384, 32 * 1024 * 1024);
 
 function drawHalo(ctx: SKRSContext2D, text: DrawnText, paths: TextPaths, pixelRatio: number): void {
   if (!(text.haloWidth > 0)) return;
   const color = cssColor(text.haloColor, text.opacity);
   if (!color) return;
   const key = `${paths.id} ${text.haloWidth} ${text.haloBlur} ${color}`;
-  let halo = haloCache.get(key);
-  if (halo === undefined) {
-    const made = textHalo(text.glyphs, pixelRatio, { color: text.haloColor, width: text.haloWidth, blur: text.haloBlur, opacity: text.opacity });
-    halo = haloCache.set(key, made && { source: made.canvas, copying: false, x: made.x, y: made.y });
-  } else if (halo && !halo.copying) keepDecoded(halo);
+  const halo = halos.get(key, () => textHalo(text.glyphs, pixelRatio, { color: text.haloColor, width: text.haloWidth, blur: text.haloBlur, opacity: text.opacity }));
   if (!halo) return;
   // Made for an origin at the middle of a pixel, put where the label's origin is: the image
   // lands within half a pixel of the grid either way, so sampling spreads no edge wider than that.
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.drawImage(halo.source, text.origin.x * pixelRatio - HALO_ORIGIN + halo.x, text.origin.y * pixelRatio - HALO_ORIGIN + halo.y);
-}
-
-/**
- * Swaps a halo's canvas for its decoded copy once that is ready. Asked for when the halo is drawn
- * again, not when it is made: where every view has its own zoom (and so its own text sizes), most
- * halos are drawn once, and copying those would only cost. The copy is made on a later turn of the
- * event loop, not in the middle of drawing an image, and decoded on libuv's threads. Should it
- * fail, the canvas stays.
- */
-function keepDecoded(halo: HaloImage): void {
-  halo.copying = true;
-  setImmediate(() => {
-    decodedCopy(halo.source as Canvas).then(
-      (image) => (halo.source = image),
-      () => {},
-    );
-  });
 }
 
 function drawFill(ctx: SKRSContext2D, text: DrawnText, byColor: ReadonlyMap<Color | null, Path2D>): void {
@@ -151,7 +121,7 @@ function drawIcon(ctx: SKRSContext2D, icon: DrawnIcon, pixelRatio: number): void
     const py = Math.floor(ay);
     const key = [ax - px, ay - py, pixelRatio, icon.angle, icon.size, icon.opacity, icon.haloWidth, icon.haloBlur, icon.color, icon.haloColor, ...icon.quads.flatMap((q) => Object.values(q))].join();
     let cache = sdfCache.get(icon.image.image);
-    if (!cache) sdfCache.set(icon.image.image, (cache = new Lru(SDF_CACHE_SIZE)));
+    if (!cache) sdfCache.set(icon.image.image, (cache = rasterCache(SDF_CACHE_SIZE)));
     let rendered = cache.get(key);
     if (rendered === undefined) rendered = cache.set(key, renderSdfIcon(icon.image.image, icon.quads, (ax - px) / pixelRatio, (ay - py) / pixelRatio, icon.angle, pixelRatio, icon));
     if (rendered) {

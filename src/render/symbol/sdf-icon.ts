@@ -7,8 +7,9 @@
  * a device-pixel-aligned canvas the size of the icon's bounds, to be drawn without resampling.
  */
 
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
+import { pixelCanvas, type PixelRaster } from '../paint/pixel-canvas.js';
 import type { IconQuad } from './icon-quads.js';
 
 /** Field units per pixel of distance at the field's own size (1/8 of the byte range). */
@@ -75,7 +76,7 @@ export function bilinear(field: Uint8ClampedArray, width: number, height: number
  */
 export function renderSdfIcon(
   image: Canvas, quads: readonly IconQuad[], anchorX: number, anchorY: number, angle: number, pixelRatio: number, style: SdfIconStyle,
-): { canvas: Canvas; x: number; y: number } | null {
+): PixelRaster | null {
   const cos = Math.cos(angle);
   const sin = Math.sin(angle);
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
@@ -101,35 +102,32 @@ export function renderSdfIcon(
   const haloInner = EDGE + gammaHalo;
   const haloEdge = (6 - style.haloWidth / size) / SDF_PX;
 
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  const out = ctx.createImageData(width, height);
-  const data = out.data;
-  for (let py = 0; py < height; py++) {
-    for (let px = 0; px < width; px++) {
-      // The pixel's centre in the icon's own frame, CSS px from the anchor.
-      const dx = (x0 + px + 0.5) / pixelRatio - anchorX;
-      const dy = (y0 + py + 0.5) / pixelRatio - anchorY;
-      const u = dx * cos + dy * sin;
-      const v = -dx * sin + dy * cos;
-      const quad = quads.find((q) => u >= q.x1 && u < q.x2 && v >= q.y1 && v < q.y2);
-      if (!quad) continue;
-      const dist = bilinear(alpha, image.width, image.height, quad.sx + ((u - quad.x1) / (quad.x2 - quad.x1)) * quad.sw - 0.5, quad.sy + ((v - quad.y1) / (quad.y2 - quad.y1)) * quad.sh - 0.5);
-      const fill = smoothstep(EDGE - gamma, EDGE + gamma, dist) * opacity;
-      let r = color.r * fill, g = color.g * fill, b = color.b * fill, a = color.a * fill;
-      if (halo) {
-        const ring = Math.min(smoothstep(haloEdge - gammaHalo, haloEdge + gammaHalo, dist), 1 - smoothstep(haloInner - gammaHalo, haloInner + gammaHalo, dist)) * opacity;
-        const under = 1 - a;
-        r += haloColor.r * ring * under; g += haloColor.g * ring * under; b += haloColor.b * ring * under; a += haloColor.a * ring * under;
+  const canvas = pixelCanvas(width, height, (data, stride) => {
+    for (let py = 0; py < height; py++) {
+      for (let px = 0; px < width; px++) {
+        // The pixel's centre in the icon's own frame, CSS px from the anchor.
+        const dx = (x0 + px + 0.5) / pixelRatio - anchorX;
+        const dy = (y0 + py + 0.5) / pixelRatio - anchorY;
+        const u = dx * cos + dy * sin;
+        const v = -dx * sin + dy * cos;
+        const quad = quads.find((q) => u >= q.x1 && u < q.x2 && v >= q.y1 && v < q.y2);
+        if (!quad) continue;
+        const dist = bilinear(alpha, image.width, image.height, quad.sx + ((u - quad.x1) / (quad.x2 - quad.x1)) * quad.sw - 0.5, quad.sy + ((v - quad.y1) / (quad.y2 - quad.y1)) * quad.sh - 0.5);
+        const fill = smoothstep(EDGE - gamma, EDGE + gamma, dist) * opacity;
+        let r = color.r * fill, g = color.g * fill, b = color.b * fill, a = color.a * fill;
+        if (halo) {
+          const ring = Math.min(smoothstep(haloEdge - gammaHalo, haloEdge + gammaHalo, dist), 1 - smoothstep(haloInner - gammaHalo, haloInner + gammaHalo, dist)) * opacity;
+          const under = 1 - a;
+          r += haloColor.r * ring * under; g += haloColor.g * ring * under; b += haloColor.b * ring * under; a += haloColor.a * ring * under;
+        }
+        if (!(a > 0)) continue;
+        const i = (py * stride + px) * 4;
+        data[i] = (r / a) * 255;
+        data[i + 1] = (g / a) * 255;
+        data[i + 2] = (b / a) * 255;
+        data[i + 3] = a * 255;
       }
-      if (!(a > 0)) continue;
-      const i = (py * width + px) * 4;
-      data[i] = (r / a) * 255;
-      data[i + 1] = (g / a) * 255;
-      data[i + 2] = (b / a) * 255;
-      data[i + 3] = a * 255;
     }
-  }
-  ctx.putImageData(out, 0, 0);
+  });
   return { canvas, x: x0, y: y0 };
 }

@@ -12,9 +12,9 @@
  * 35 ns a pixel), not the sampling.
  */
 
-import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import { keptGlyphSdf, SDF_BUFFER } from '../glyphs/sdf.js';
+import { pixelCanvas, type PixelRaster } from '../paint/pixel-canvas.js';
 import type { DrawnGlyph } from './placement.js';
 import { bilinear, EDGE, SDF_PX, smoothstep } from './sdf-icon.js';
 
@@ -33,7 +33,7 @@ export interface TextHaloStyle {
  * The halo of `glyphs` (positions relative to the label's origin, CSS px), as a canvas whose pixel
  * (i, j) has its centre at (x + i, y + j) device px from the origin; null when it covers nothing.
  */
-export function textHalo(glyphs: readonly DrawnGlyph[], pixelRatio: number, style: TextHaloStyle): { canvas: Canvas; x: number; y: number } | null {
+export function textHalo(glyphs: readonly DrawnGlyph[], pixelRatio: number, style: TextHaloStyle): PixelRaster | null {
   const quads = glyphs.flatMap((glyph) => {
     const field = keptGlyphSdf(glyph.glyph);
     return field ? [{ glyph, field, ...quadBounds(glyph, field.width, field.height, pixelRatio) }] : [];
@@ -87,24 +87,23 @@ export function textHalo(glyphs: readonly DrawnGlyph[], pixelRatio: number, styl
   }
   if (!any) return null;
 
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext('2d');
-  const image = ctx.createImageData(width, height);
-  const data = image.data;
   // Color is premultiplied; ImageData wants it straight.
   const { r, g, b, a } = style.color;
   const red = (r / a) * 255;
   const green = (g / a) * 255;
   const blue = (b / a) * 255;
-  for (let i = 0; i < coverage.length; i++) {
-    const alpha = coverage[i]!;
-    if (!(alpha > 0)) continue;
-    data[i * 4] = red;
-    data[i * 4 + 1] = green;
-    data[i * 4 + 2] = blue;
-    data[i * 4 + 3] = alpha * 255;
-  }
-  ctx.putImageData(image, 0, 0);
+  const canvas = pixelCanvas(width, height, (data, stride) => {
+    for (let row = 0; row < height; row++) {
+      for (let i = row * width, o = row * stride * 4; i < (row + 1) * width; i++, o += 4) {
+        const alpha = coverage[i]!;
+        if (!(alpha > 0)) continue;
+        data[o] = red;
+        data[o + 1] = green;
+        data[o + 2] = blue;
+        data[o + 3] = alpha * 255;
+      }
+    }
+  });
   return { canvas, x: x0, y: y0 };
 }
 
