@@ -27,8 +27,7 @@ const sizeKey = (width: number, height: number): string => `${width}x${height}`;
 export function takeCanvas(width: number, height: number): Canvas {
   const canvas = bySize.get(sizeKey(width, height))?.pop();
   if (!canvas) return createCanvas(width, height);
-  free.delete(canvas);
-  freeBytes -= surfaceBytes(canvas);
+  forget(canvas);
   // Clears the pixels and every piece of state (transform, clip, styles, dashes, font).
   canvas.getContext('2d').reset();
   return canvas;
@@ -46,10 +45,20 @@ export function releaseCanvas(canvas: Canvas): void {
   freeBytes += bytes;
   for (const oldest of free) {
     if (freeBytes <= MAX_FREE_BYTES) break;
-    free.delete(oldest);
-    freeBytes -= surfaceBytes(oldest);
     const list = bySize.get(sizeKey(oldest.width, oldest.height))!;
     list.splice(list.indexOf(oldest), 1);
-    if (list.length === 0) bySize.delete(sizeKey(oldest.width, oldest.height));
+    forget(oldest);
   }
+}
+
+/**
+ * Takes a canvas out of the free set, already out of its size's list, and drops that list once it
+ * is empty: output sizes come from requests, so the map would otherwise keep a key for every size
+ * ever asked for.
+ */
+function forget(canvas: Canvas): void {
+  free.delete(canvas);
+  freeBytes -= surfaceBytes(canvas);
+  const key = sizeKey(canvas.width, canvas.height);
+  if (bySize.get(key)?.length === 0) bySize.delete(key);
 }
